@@ -111,6 +111,19 @@ test('an Enter pressed twice on Refund opens the dialog and refunds nothing unti
   expect(refunds).toHaveLength(1);
 });
 
+test('an amount typed at once after Enter opened the dialog is refunded by the next Enter, not dropped as a bounce', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack);
+  await backOffice.open(orderId);
+  // A quick hand: Enter on Refund, "5", Enter — well within the bounce, but typed, so meant.
+  await backOffice.actionButton('Refund').focus();
+  await page.keyboard.press('Enter');
+  await expect(backOffice.dialog.getByLabel('Amount (UAH)')).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('5');
+  await page.keyboard.press('Enter');
+  await expect(backOffice.detail.getByRole('status')).toHaveText('Refund of UAH 5.00: done.', { timeout: 3_000 });
+});
+
 test('the live feed leaves the focus on the order and the action it was on, or near it when the action goes', async ({ page, request, stack, backOffice }) => {
   const listed = await paidOrder(request, stack);
   const auth = await paidOrder(request, stack, 'auth');

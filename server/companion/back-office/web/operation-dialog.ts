@@ -45,6 +45,17 @@ export interface OperationDraft {
  */
 const KEY_BOUNCE_MS = 700;
 
+/**
+ * The dialogs (by their idempotency key) typed in since they opened: an Enter after typing is the
+ * operator's own, sent however soon it comes ("5", Enter), never taken for the bounce and dropped unsaid.
+ */
+const typedIn = new Set<string>();
+
+/** An Enter that is the key's bounce, or the habitual second press, that opened the dialog: it submits nothing. */
+function bounced(event: KeyboardEvent, draft: OperationDraft): boolean {
+  return event.key === 'Enter' && !typedIn.has(draft.idempotencyKey) && performance.now() - draft.keyedAt < KEY_BOUNCE_MS;
+}
+
 /** What the dialog sends: the API path's last part and the body. */
 export interface OperationRequest {
   readonly action: OperationAction;
@@ -206,10 +217,11 @@ export function operationDialog(
     handlers.submit({ action, body });
   };
 
-  return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}
+  return html`<dialog class="operation-dialog" aria-labelledby="operation-title"
+    @close=${() => (typedIn.delete(draft.idempotencyKey), handlers.close())}
     @cancel=${(event: Event) => draft.busy && event.preventDefault()}>
-    <form method="dialog" novalidate @submit=${submit}
-      @keydown=${(event: KeyboardEvent) => event.key === 'Enter' && performance.now() - draft.keyedAt < KEY_BOUNCE_MS && event.preventDefault()}>
+    <form method="dialog" novalidate @submit=${submit} @input=${() => typedIn.add(draft.idempotencyKey)}
+      @keydown=${(event: KeyboardEvent) => bounced(event, draft) && event.preventDefault()}>
       <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${isolated(order.order.order_id)}</span></h2>
       <p class="muted">${t(EXPLANATIONS[action], { limit: shownAmount(capture ? held : limit, currency) })}</p>
       ${gone ? html`<p class="notice" role="status">${t('dialog.gone', { action: t(ACTION_NAMES[action]) })}</p>` : nothing}
