@@ -28,7 +28,7 @@ import { chargeDialog, chargeSavedCard } from './charge-dialog.js';
 import type { ChargeAnswer, ChargeDraft, ChargeRequest } from './charge-dialog.js';
 import { operationDialog } from './operation-dialog.js';
 import type { OperationAction, OperationDraft, OperationRequest } from './operation-dialog.js';
-import { orderDetailPanel, ordersPanel } from './order-views.js';
+import { noMatchText, orderDetailPanel, ordersPanel } from './order-views.js';
 import { orderNotFound } from './order-not-found.js';
 import type { OrderFilter, OrderKind, OrderSearch } from './order-views.js';
 import { balancesPanel, receiptsPanel, statsPanel } from './overview-views.js';
@@ -227,7 +227,7 @@ const handlers = {
     void Promise.all([loadOrders('anew'), findOrderOfSearch(next)]).then(() => {
       if (!next || ordersProblem || !ordersRead || search !== next) return;
       // Heard as well as seen: the rows change below the box the focus stays in.
-      const found = orders.length ? t(ordersCursor === null ? 'orders.found' : 'orders.foundMore', { count: String(orders.length), what: next.shown }) : t('orders.noMatch');
+      const found = orders.length ? t(ordersCursor === null ? 'orders.found' : 'orders.foundMore', { count: String(orders.length), what: next.shown }) : noMatchText(period, displayLocale());
       announce(alsoOrder === undefined ? found : `${found} ${t('orders.alsoOrder', { order: alsoOrder })}`);
     });
   },

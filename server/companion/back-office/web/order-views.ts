@@ -24,7 +24,7 @@ import { applicableActions } from './order-actions.js';
 import { ACTION_NAMES } from './operation-dialog.js';
 import { readFind } from './order-find.js';
 import { periodControl, periodText } from './order-period.js';
-import type { PeriodControlState, PeriodHandlers } from './order-period.js';
+import type { Period, PeriodControlState, PeriodHandlers } from './order-period.js';
 import type { OperationAction } from './operation-dialog.js';
 
 /** A payment status, every order, or those held for a discrepancy. */
@@ -217,6 +217,16 @@ const orderLink = (orderId: string, handlers: OrderHandlers, current: boolean) =
       handlers.select(orderId);
     }}>${isolated(breakable(orderId))}</a>`;
 
+/**
+ * A search that found nothing, naming what on the screen narrows it: the state pressed and, when
+ * one is chosen, the period (a customer's order of yesterday is in no "Today"). It named a "Show
+ * filter" no one sees (the states' group is labelled so only for screen readers) and left the
+ * period out, so the customer was taken to be wrong.
+ */
+export function noMatchText(period: Period | undefined, lang: string): string {
+  return period ? t('orders.noMatchInPeriod', { days: periodText(period, lang) }) : t('orders.noMatch');
+}
+
 export function ordersPanel(state: OrderListState, handlers: OrderHandlers): TemplateResult {
   const filters: OrderFilter[] = ['all', 'success', 'pending', 'init', 'failure', 'held'];
   return html`<section class="panel orders" aria-labelledby="orders-heading">
@@ -263,7 +273,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
     ${state.orders.length === 0
       ? state.problem
         ? nothing
-        : html`<p class="muted">${state.loading ? t('loading') : state.search !== undefined ? t('orders.noMatch') : state.period.period && state.filter === 'all' ? t('period.none', { days: periodText(state.period.period, state.period.lang) }) : t(state.filter === 'all' ? 'orders.empty' : state.filter === 'held' ? 'orders.noneHeld' : 'orders.noneInState')}</p>`
+        : html`<p class="muted">${state.loading ? t('loading') : state.search !== undefined ? noMatchText(state.period.period, state.period.lang) : state.period.period && state.filter === 'all' ? t('period.none', { days: periodText(state.period.period, state.period.lang) }) : t(state.filter === 'all' ? 'orders.empty' : state.filter === 'held' ? 'orders.noneHeld' : 'orders.noneInState')}</p>`
       : html`${scrollRegion(t('orders.heading'), html`<table class="orders-table">
           <caption class="visually-hidden">${t('orders.caption')}</caption>
           <thead><tr>
