@@ -99,6 +99,9 @@ for (const [phone, viewport] of [
     expect(await scroller.evaluate((box) => ({ overflowX: getComputedStyle(box).overflowX, scrolls: box.scrollWidth > box.clientWidth }))).toEqual({ overflowX: 'auto', scrolls: true });
     for (const cell of await numbers.locator('tr > :last-child').all()) expect(await readable(cell)).toMatch(/^in (view|its box)$/);
     expect(await sideways(page), 'the overview with the chart’s numbers').toBeLessThanOrEqual(0);
+    // A keyboard scrolls it too: the box is a stop of its own, named (nothing in it takes focus).
+    await expect(payments.getByRole('region', { name: /^Payments per hour, .+: table$/ })).toHaveAttribute('tabindex', '0');
+    await expectNoAxeViolations(page, `the chart’s numbers on ${phone}`);
     expect(await smallTargets(page.locator('body')), 'the overview and the orders').toEqual([]);
 
     // The orders list, over a period: each order's figures on the screen.

@@ -24,6 +24,7 @@ import { applicableActions } from './order-actions.js';
 import { ACTION_NAMES } from './operation-dialog.js';
 import { readFind } from './order-find.js';
 import { periodControl, periodText } from './order-period.js';
+import { scrollRegion } from './scroll-region.js';
 import type { Period, PeriodControlState, PeriodHandlers } from './order-period.js';
 import type { OperationAction } from './operation-dialog.js';
 
@@ -461,10 +462,3 @@ function detailTable(table: { id: string; heading: string; empty: string; column
         </table>`)}
   </section>`;
 }
-
-/**
- * A table that may scroll sideways on a narrow screen: focusable, so a keyboard can scroll it,
- * and named, so a screen reader says what that stop is.
- */
-const scrollRegion = (name: string, table: TemplateResult) =>
-  html`<div class="table-scroll" tabindex="0" role="region" aria-label=${t('table.region', { name })}>${table}</div>`;

@@ -8,6 +8,7 @@ import type { TemplateResult } from 'lit';
 import type { Stats } from './admin-api.js';
 import { t } from './i18n.js';
 import { displayLocale } from './locale.js';
+import { scrollRegion } from './scroll-region.js';
 
 const WIDTH = 720;
 const HEIGHT = 260;
@@ -37,9 +38,11 @@ export function paymentsChart(stats: Stats, days?: string): TemplateResult {
   const { totals } = stats;
   const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)} %`);
 
+  const title = days === undefined ? t(stats.bucket === 'hour' ? 'chart.titleHours' : 'chart.titleDays') : t(stats.bucket === 'hour' ? 'chart.titleHoursOf' : 'chart.titleDaysOf', { days });
+
   return html`<figure class="chart">
     <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc">
-      <title id="chart-title">${days === undefined ? t(stats.bucket === 'hour' ? 'chart.titleHours' : 'chart.titleDays') : t(stats.bucket === 'hour' ? 'chart.titleHoursOf' : 'chart.titleDaysOf', { days })}</title>
+      <title id="chart-title">${title}</title>
       <desc id="chart-desc">${t('chart.desc', { total: totals.total, succeeded: totals.succeeded, failed: totals.failed, rate: percent(totals.success_rate) })}</desc>
       ${[0, 0.5, 1].map(
         (part) => svg`<line class="chart__grid" x1=${PLOT.left} x2=${WIDTH - PLOT.right} y1=${y(top * part)} y2=${y(top * part)}/>
@@ -71,12 +74,12 @@ export function paymentsChart(stats: Stats, days?: string): TemplateResult {
     </figcaption>
     <details class="chart__table">
       <summary>${t('chart.table')}</summary>
-      <div class="table-scroll"><table>
+      ${scrollRegion(title, html`<table>
         <thead><tr><th scope="col">${t('chart.when')}</th><th scope="col">${t('stats.succeeded')}</th><th scope="col">${t('stats.failed')}</th><th scope="col">${t('stats.inFlight')}</th><th scope="col">${t('stats.rate')}</th></tr></thead>
         <tbody>${stats.buckets
           .filter((b) => b.total > 0)
           .map((b) => html`<tr><th scope="row">${label.format(new Date(b.start))}</th><td>${b.succeeded}</td><td>${b.failed}</td><td>${b.in_flight}</td><td>${percent(b.success_rate)}</td></tr>`)}</tbody>
-      </table></div>
+      </table>`)}
     </details>
   </figure>`;
 }

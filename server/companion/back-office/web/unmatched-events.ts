@@ -11,6 +11,7 @@ import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
 import type { UnmatchedEvents } from './admin-api.js';
 import { statusBadge, time } from './order-views.js';
+import { scrollRegion } from './scroll-region.js';
 import { isolated, isolatedText, shownAmount } from './bidi-isolation.js';
 
 const METHOD_KEYS: Readonly<Record<string, MessageKey>> = {
@@ -34,7 +35,7 @@ export function unmatchedEventsPanel({ list, reviewing, problem }: UnmatchedStat
     <h2 id="unmatched-heading">${t('unmatched.heading')}</h2>
     <p class="muted">${t('unmatched.text')}</p>
     ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
-    <div class="table-scroll"><table>
+    ${scrollRegion(t('unmatched.caption'), html`<table>
       <caption class="visually-hidden">${t('unmatched.caption')}</caption>
       <thead><tr>
         <th scope="col">${t('orders.order')}</th><th scope="col">${t('events.event')}</th><th scope="col">${t('orders.status')}</th>
@@ -53,7 +54,7 @@ export function unmatchedEventsPanel({ list, reviewing, problem }: UnmatchedStat
             aria-label=${isolatedText(t('unmatched.reviewFor', { order: isolatedText(event.order_id) }))}>${t('unmatched.review')}</button></td>
         </tr>`,
       )}</tbody>
-    </table></div>
+    </table>`)}
     ${list.next_cursor ? html`<p class="muted">${t('unmatched.more', { count: list.events.length })}</p>` : nothing}
   </section>`;
 }
