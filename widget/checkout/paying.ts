@@ -847,11 +847,7 @@ async function recover(form: Form, error: unknown, moved: () => boolean, sent: b
   // click meets it again. The shop's to fix (the console says what); not "try again".
   if (codeOf(error) === 'unsafe_redirect') return close(form, error as CompanionError);
   // The session is gone (diagnose.ts): said as one expired, with no button to be refused again.
-  if (codeOf(error) === 'closed') {
-    form.phase = 'closed';
-    form.fail(error);
-    return refocus(form);
-  }
+  if (codeOf(error) === 'closed') return close(form, error as CompanionError, form.t.closed);
   form.phase = 'ready';
   const invalid = markRefused(form, error);
   // Fields to correct: the message says so, as after a submit with mistakes, not "try again".
@@ -887,9 +883,9 @@ function shopSide(element: CheckoutElement, error: unknown): CompanionError | un
 }
 
 /** No pay button for a payment that can only be refused again: the shop cannot take it, the element says. */
-function close(element: CheckoutElement, error: CompanionError): Promise<void> {
+function close(element: CheckoutElement, error: CompanionError, message = element.t.unavailable): Promise<void> {
   element.phase = 'closed';
-  element.fail(error, element.t.unavailable);
+  element.fail(error, message);
   return refocus(element);
 }
 
