@@ -2,9 +2,11 @@
  * The demo checkout page interrupted. Paid, the customer reloads it before the result page has
  * come (a slow network, an impatient finger): the page must show that session paid and go on to
  * the result, never the details form with the cart still full, which opens a new session to pay a
- * second time. Offline, opening the payment says the shop could not be reached, in the page's words.
+ * second time. Paid in a duplicate of the tab, the other copy shows the payment, not an empty cart.
+ * Offline, opening the payment says the shop could not be reached, in the page's words.
  */
 import { expect, test } from '../fixtures.js';
+import { Checkout } from '../pages/checkout.js';
 import { Result } from '../pages/result.js';
 
 test('a reload of the checkout between "paid" and the result page shows the payment, not a new checkout', async ({ page, checkout }) => {
@@ -26,6 +28,26 @@ test('a reload of the checkout between "paid" and the result page shows the paym
   await page.goBack();
   await expect(page.getByRole('button', { name: 'Continue to payment' })).toHaveCount(0);
   await expect(page).toHaveURL(/\/checkout$/);
+});
+
+test('paid in a duplicate of the tab, the first copy shows the payment, not an empty cart', async ({ page, context, checkout }) => {
+  await checkout.open();
+  const orderId = await checkout.continueToPayment();
+  // "Duplicate tab" copies the tab's session storage, and with it the checkout the tab keeps.
+  const kept = await page.evaluate(() => JSON.stringify(sessionStorage));
+  const duplicate = await context.newPage();
+  await duplicate.addInitScript((stored) => {
+    if (!sessionStorage.length) for (const [key, value] of Object.entries(JSON.parse(stored) as Record<string, string>)) sessionStorage.setItem(key, value);
+  }, kept);
+  await duplicate.goto(page.url());
+  const copy = new Checkout(duplicate);
+  expect(await copy.orderId()).toBe(orderId);
+  await copy.pay('4242 4242 4242 4242');
+  await new Result(duplicate).expectOutcome('success');
+
+  const result = new Result(page);
+  await result.expectOutcome('success');
+  expect(await result.orderId()).toBe(orderId);
 });
 
 test('offline, "Continue to payment" says the shop could not be reached, not the browser\'s "Failed to fetch"', async ({ page, context, checkout }) => {

@@ -15,7 +15,7 @@ import { testCardsPanel } from '../ui/test-cards-panel.js';
 import { cartLines, onCartChange } from './cart.js';
 import { cartLink } from './cart-link.js';
 import { keepCheckout, keptCheckout } from './kept-checkout.js';
-import { openCheckout, ShopError } from './shop-api.js';
+import { openCheckout, readSession, ShopError } from './shop-api.js';
 import type { CheckoutOptions, Contact, OpenedCheckout } from './shop-api.js';
 
 /** `ended`: the session can no longer be paid (its attempts used up, or it expired): a new one can. */
@@ -43,9 +43,8 @@ let problem = '';
 
 const page = mountPage('checkout', content, cartLink);
 onCartChange(() => {
-  // A cart changed in another tab no longer matches the session opened for it.
-  if (step.name === 'paying') backToDetails();
-  page.refresh();
+  if (step.name === 'paying') void cartChangedWhilePaying(step.checkout);
+  else page.refresh();
 });
 // Back from 3-D Secure or the hosted page through the browser's cache: the form shows what it
 // showed when the customer left. Loaded again, it reads what became of the session meanwhile.
@@ -63,8 +62,7 @@ document.addEventListener('pay-success', (event) => {
   // kept checkout then no longer matches, and drops it): reloaded before the result page came,
   // this page shows the session paid, not a new one to pay a second time.
   step = { name: 'details' };
-  const detail = (event as CustomEvent<{ orderId?: string }>).detail;
-  location.assign(`/result?${new URLSearchParams({ checkout_session: session, order_id: detail.orderId ?? orderId })}`);
+  showResult(session, (event as CustomEvent<{ orderId?: string }>).detail.orderId ?? orderId);
 });
 
 // The form says why the session ended; the shop offers a new one for the same cart and details.
@@ -290,6 +288,23 @@ function keepRememberAsked(asked: boolean): void {
   } catch {
     // Not kept: the next checkout asks again.
   }
+}
+
+function showResult(session: string, orderId: string): void {
+  location.assign(`/result?${new URLSearchParams({ checkout_session: session, order_id: orderId })}`);
+}
+
+/**
+ * The cart changed in another tab while this one shows its session. Paid there (a duplicated tab:
+ * the result page emptied the cart), this tab shows the payment rather than an empty cart that
+ * leaves the customer wondering; otherwise the session no longer matches the cart.
+ */
+async function cartChangedWhilePaying(checkout: OpenedCheckout): Promise<void> {
+  const status = await readSession(checkout.session).then(({ status }) => status, () => undefined);
+  if (step.name !== 'paying' || step.checkout !== checkout) return;
+  if (status === 'success') return showResult(checkout.session, checkout.order_id);
+  backToDetails();
+  page.refresh();
 }
 
 function backToDetails(): void {

@@ -15,18 +15,10 @@ import { preferences } from '../../../server/companion/back-office/web/preferenc
 import { clearCart } from './cart.js';
 import { cartLink } from './cart-link.js';
 import { keepCheckout } from './kept-checkout.js';
+import { readSession } from './shop-api.js';
+import type { SessionSummary } from './shop-api.js';
 
-type Outcome = 'loading' | 'open' | 'pending' | 'success' | 'failure' | 'expired' | 'unknown';
-
-interface SessionSummary {
-  /** Integer minor units of `currency`. */
-  readonly amount: number;
-  readonly currency: string;
-  readonly description?: string;
-  readonly order_id?: string;
-  readonly method?: 'purchase' | 'auth' | 'lookup';
-  readonly status: Exclude<Outcome, 'loading' | 'unknown'>;
-}
+type Outcome = SessionSummary['status'] | 'loading' | 'unknown';
 
 const sessionId = new URLSearchParams(location.search).get('checkout_session') ?? '';
 let outcome: Outcome = sessionId ? 'loading' : 'unknown';
@@ -102,9 +94,7 @@ document.addEventListener('pay-ready', () => {
 
 if (sessionId) {
   try {
-    const response = await fetch(`/api/checkout/sessions/${encodeURIComponent(sessionId)}`);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    summary = (await response.json()) as SessionSummary;
+    summary = await readSession(sessionId);
     // The widget's events may have come first; they are newer.
     if (outcome === 'loading') show(summary.status);
     else page.refresh();

@@ -23,6 +23,24 @@ export interface OpenedCheckout {
   readonly currency: string;
 }
 
+/** A checkout session as the companion shows it to the customer's page (`GET /api/checkout/sessions/:id`). */
+export interface SessionSummary {
+  /** Integer minor units of `currency`. */
+  readonly amount: number;
+  readonly currency: string;
+  readonly description?: string;
+  readonly order_id?: string;
+  readonly method?: 'purchase' | 'auth' | 'lookup';
+  readonly status: 'open' | 'pending' | 'success' | 'failure' | 'expired';
+}
+
+/** The session `id` as it stands now. */
+export async function readSession(id: string): Promise<SessionSummary> {
+  const response = await fetch(`/api/checkout/sessions/${encodeURIComponent(id)}`);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return (await response.json()) as SessionSummary;
+}
+
 /** The shop refused: `fields` names what to correct (`customer.email` …). */
 export class ShopError extends Error {
   constructor(
