@@ -6,12 +6,20 @@
 import { preferences } from './preferences.js';
 import type { Language } from './preferences.js';
 
-export function displayLocale(lang: Language = preferences().lang): string {
+export function displayLocale(lang: Language = pageLanguage()): string {
   const browser = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
   // Asked for every amount and time of a page of orders: the last answer stands while neither
   // changes (a browser gives the same languages array until they change).
   if (last?.browser !== browser || last.lang !== lang) last = { browser, lang, locale: chosen(browser, lang) };
   return last.locale;
+}
+
+/**
+ * The page's language; outside a page (Node: tests, tools reading amounts with money.ts) the
+ * catalogs' own, English, rather than an error for want of a document.
+ */
+function pageLanguage(): Language {
+  return typeof document === 'undefined' ? 'en' : preferences().lang;
 }
 
 let last: { readonly browser: readonly string[]; readonly lang: Language; readonly locale: string } | undefined;

@@ -39,45 +39,145 @@ export function fromUnits(count: number): ApiAmount {
   return count;
 }
 
+/** Spaces that separate thousands in one language or another and are never a decimal mark: typed, or copied from the page (U+00A0, U+202F). */
+const SPACES = '[ \\u00a0\\u202f\\u2009]';
+const SPACE = /^[ \u00a0\u202f\u2009]$/u;
+/** Bidi marks and isolates a copied amount may carry: invisible, never part of the figure. */
+const INVISIBLE = /[\u061c\u200e\u200f\u2066-\u2069]/gu;
+/** Text matched as itself in a pattern (a sign, a separator), with only the escapes a `pattern` attribute's `v` flag takes. */
+const escaped = (text: string): string => text.replace(/[$()*+.?[\\\]^{|}/]/gu, '\\$&');
+
+/** How a locale writes amounts of one currency (which may differ from its plain numbers: en-DK writes "€1,234.50" but "1.234,50 UAH"). */
+interface Writing {
+  readonly decimal: string;
+  /** Between the thousands; '' when the locale writes none. */
+  readonly group: string;
+  /** The digits above the thousands grouped by two, as India writes 1,00,000. */
+  readonly byTwo: boolean;
+  /** The currency as the page may show it: its sign in the locale, its narrow sign and its code. */
+  readonly signs: readonly string[];
+}
+
+const writings = new Map<string, Writing>();
+
+function writing(currency: string, locale: string): Writing {
+  const key = `${locale}:${currency}`;
+  let found = writings.get(key);
+  if (found) return found;
+  // A probe of the separators, not money: nothing is computed with it.
+  const probe = '12345678.5' as Intl.StringNumericLiteral;
+  const code = /^[A-Za-z]{3}$/u.test(currency) ? currency.toUpperCase() : undefined;
+  const parts = (display: 'symbol' | 'narrowSymbol') =>
+    new Intl.NumberFormat(locale, code ? { style: 'currency', currency: code, currencyDisplay: display, minimumFractionDigits: 1 } : { minimumFractionDigits: 1 }).formatToParts(probe);
+  const shown = parts('symbol');
+  const part = (list: Intl.NumberFormatPart[], type: Intl.NumberFormatPartTypes) => list.find((each) => each.type === type)?.value ?? '';
+  const integers = shown.filter((each) => each.type === 'integer');
+  found = {
+    decimal: part(shown, 'decimal') || '.',
+    group: part(shown, 'group'),
+    byTwo: integers.length > 3 && integers[1]!.value.length === 2,
+    signs: code ? [...new Set([part(shown, 'currency'), part(parts('narrowSymbol'), 'currency'), code])].filter(Boolean) : [],
+  };
+  writings.set(key, found);
+  return found;
+}
+
 /**
- * An amount as the merchant may type it in `currency`: whole units, then a decimal point or comma
- * and no more digits than the currency has. So a thousands separator is never read as a decimal
- * one: "1,000" UAH or "1,000" JPY is refused, not sent as 1.00 UAH or 1 JPY. In a currency of
- * three decimals "1,000" could be either, a thousand dinars or one: a comma there takes fewer
- * than three digits, and "1.000" says one dinar.
+ * Whole units with `separator` between the thousands (and by twos above them where the locale
+ * groups so), in groups of three from the right, at most `most` digits, at least `fewest` separators.
  */
-export function amountPattern(currency: string): RegExp {
+function grouped(separator: string, most: number, byTwo: boolean, fewest = 1): string[] {
+  const ways: string[] = [];
+  for (let groups = fewest; groups * 3 < most; groups++) ways.push(`\\d{1,${Math.min(3, most - groups * 3)}}(?:${separator}\\d{3}){${groups}}`);
+  if (byTwo) for (let pairs = 1; 3 + pairs * 2 < most; pairs++) ways.push(`\\d{1,${Math.min(2, most - 3 - pairs * 2)}}(?:${separator}\\d{2}){${pairs}}${separator}\\d{3}`);
+  return ways;
+}
+
+const patterns = new Map<string, RegExp>();
+
+/**
+ * An amount as the merchant may type it in `currency`, or copy it from the page, in `locale`
+ * (the page's, locale.ts): whole units, maybe with thousands apart — by spaces, or by the
+ * locale's own separator — in well-formed groups of three, then the locale's decimal mark and no
+ * more digits than the currency has; maybe the currency's sign or code before or after.
+ * A thousands separator is never read as a decimal one, nor the other way round:
+ * - the other of point and comma is a decimal mark too ("249.50" on a Ukrainian page), but where
+ *   the locale separates thousands with it, only before fewer than three digits: "1,000" on an
+ *   English page is a thousand, "249,50" is 249.50;
+ * - in a currency of three decimals, "1,000" on an English page could be a thousand dinars or
+ *   one, and is refused ("1,000.000" or "1.000" says which); "1,000" on a Ukrainian page, as it
+ *   writes one dinar, is one.
+ */
+export function amountPattern(currency: string, locale: string = displayLocale()): RegExp {
+  const key = `${locale}:${currency}`;
+  const known = patterns.get(key);
+  if (known) return known;
+  const { decimal, group, byTwo, signs } = writing(currency, locale);
   const exponent = currencyExponent(currency);
-  const fraction = exponent === 0 ? '' : exponent < 3 ? `(?:[.,](\\d{1,${exponent}}))?` : `(?:\\.(\\d{1,${exponent}})|,(\\d{1,${exponent - 1}}))?`;
-  return new RegExp(`^(\\d{1,13})${fraction}$`);
+  // At most 15 digits of minor units, whatever the fraction: a safe integer (KWD 12 whole digits, UAH 13, JPY 15).
+  const most = 15 - exponent;
+  const own = group && !SPACE.test(group) ? escaped(group) : undefined;
+  const ambiguous = exponent === 3 && (group === '.' || group === ',');
+  const whole = (withOwn: boolean, fewest = 1) =>
+    `(?:${[`\\d{1,${most}}`, ...grouped(SPACES, most, byTwo), ...(own && withOwn ? grouped(own, most, byTwo, fewest) : [])].join('|')})`;
+  const figures = [whole(true, ambiguous ? 2 : 1)];
+  if (exponent > 0) {
+    figures.push(`${whole(true)}${escaped(decimal)}\\d{1,${exponent}}`);
+    for (const mark of ['.', ','].filter((each) => each !== decimal)) {
+      figures.push(`${whole(mark !== group)}${escaped(mark)}\\d{1,${mark === group ? Math.min(exponent, 2) : exponent}}`);
+    }
+  }
+  const figure = `(?:${figures.join('|')})`;
+  let source = `^${figure}$`;
+  if (signs.length) {
+    const sign = `(?:${signs.map(escaped).join('|')})`;
+    // The sign before or after the figure, not both.
+    source = `^(?!${sign}.*${sign}$)(?:${sign}\\s*)?${figure}(?:\\s*${sign})?$`;
+  }
+  const pattern = new RegExp(source, 'u');
+  patterns.set(key, pattern);
+  return pattern;
 }
 
-/** What the merchant types ("249.5", "249,50") in `currency` → minor units (24950); anything else as typed. */
-export function typedAmount(text: string, currency: string): ApiAmount {
+/** What the merchant types or copies ("249,50", "1 000,00 грн", "UAH 1,234.50") in `currency` → minor units (24950); anything else as typed. */
+export function typedAmount(text: string, currency: string, locale: string = displayLocale()): ApiAmount {
   const typed = text.trim();
-  const match = amountPattern(currency).exec(typed);
-  if (!match) return typed;
-  const [, whole = '', point = '', comma = ''] = match;
-  return Number(`${whole}${(point || comma).padEnd(currencyExponent(currency), '0')}`);
+  const bare = typed.replace(INVISIBLE, '');
+  if (!amountPattern(currency, locale).test(bare)) return typed;
+  const figure = /\d(?:.*\d)?/u.exec(bare)![0];
+  const exponent = currencyExponent(currency);
+  const last = figure.search(/\D\d*$/u);
+  const mark = figure[last] ?? '';
+  const tail = figure.length - last - 1;
+  // The pattern let it through: the last mark is a decimal one unless it separates thousands.
+  const isDecimal = last >= 0 && !SPACE.test(mark) && !(mark === writing(currency, locale).group && tail === 3);
+  const whole = (isDecimal ? figure.slice(0, last) : figure).replace(/\D/gu, '');
+  const fraction = isDecimal ? figure.slice(last + 1) : '';
+  return Number(`${whole}${fraction.padEnd(exponent, '0')}`);
 }
 
-/** An amount as the merchant would type it in `currency`, to prefill a field: 24950 UAH → "249.50". */
-export function editableAmount(amount: ApiAmount, currency: string): string {
+/**
+ * An amount as the merchant would type it in `currency`, to prefill a field, with the decimal
+ * mark of the page's language (locale.ts) and no thousands apart, so that any digit can be
+ * changed: 24950 UAH → "249.50" in English, "249,50" in Ukrainian.
+ */
+export function editableAmount(amount: ApiAmount, currency: string, locale: string = displayLocale()): string {
   const minor = Number(amount);
   const exponent = currencyExponent(currency);
   const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
-  const fraction = exponent ? `.${digits.slice(-exponent)}` : '';
+  const fraction = exponent ? `${writing(currency, locale).decimal}${digits.slice(-exponent)}` : '';
   return `${minor < 0 ? '-' : ''}${digits.slice(0, digits.length - exponent)}${fraction}`;
 }
 
 /**
  * Why a typed amount cannot be sent, in the page's language and the currency's units ('' when it
- * can): not an amount (`example` shows one), nothing (0), or finer than the gateway carries (10 fils of KWD).
- * The companion would refuse both, in minor units.
+ * can): not an amount, or one that could be read either way ("1.000": `example` shows one as the
+ * field would be prefilled), nothing (0), or finer than the gateway carries (10 fils of KWD).
+ * The companion would refuse these, in minor units.
  */
-export function typedAmountProblem(amount: ApiAmount, currency: string, example: ApiAmount): string {
-  if (typeof amount !== 'number') return t('dialog.amountFormat', { example: editableAmount(example, currency) });
+export function typedAmountProblem(amount: ApiAmount, currency: string, example: ApiAmount, locale: string = displayLocale()): string {
+  if (typeof amount !== 'number') return t('dialog.amountFormat', { example: editableAmount(example, currency, locale) });
   if (amount <= 0) return t('dialog.amountPositive');
   const step = wireStep(currency);
-  return amount % step === 0 ? '' : t('dialog.amountStep', { currency, step: editableAmount(step, currency) });
+  return amount % step === 0 ? '' : t('dialog.amountStep', { currency, step: editableAmount(step, currency, locale) });
 }

@@ -61,7 +61,8 @@ function typedSearchAmount(text: string, usual: string): { readonly amount: numb
   // A whole number is an order id unless a currency says it is money.
   if (decimal < 0 && code === undefined) return undefined;
   const normalised = decimal < 0 ? compact : `${compact.slice(0, decimal).replace(/[.,]/g, '')}.${compact.slice(decimal + 1)}`;
-  const amount = typedAmount(normalised, code ?? usual);
+  // Normalised to a point before the decimals, as English writes it, whatever the page's language.
+  const amount = typedAmount(normalised, code ?? usual, 'en');
   return typeof amount === 'number' && amount > 0 ? { amount, currency: code } : undefined;
 }
 
