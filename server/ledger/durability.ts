@@ -25,16 +25,27 @@ export class LedgerNotDurable extends Error {
   readonly savedTo: string | undefined;
   /** Resolves once it is saved there: only then does a restart keep it. */
   readonly saved: Promise<void> | undefined;
-  constructor(cause: unknown, file?: string, savedTo?: string, saved?: Promise<void>) {
-    super(
-      savedTo === undefined
-        ? `the SQLite ledger could not sync its write-ahead log to the disk: it takes no more writes until the companion is restarted (check the disk holding ${file ?? 'the ledger file'})`
-        : `the SQLite ledger file ${file} was deleted, moved or replaced while open: it takes no more writes, and what it held is saved to ${savedTo} for the next start`,
-      { cause },
-    );
+  /**
+   * The WAL itself was deleted under the open file (not a disk that failed): whether what it held
+   * was written into the ledger file at once ('kept': a restart, even a kill, loses nothing) or is
+   * still only in the deleted log ('held': stopping cleanly writes it in, a kill loses it).
+   */
+  readonly walGone: 'kept' | 'held' | undefined;
+  constructor(cause: unknown, file?: string, { savedTo, saved, walGone }: { savedTo?: string; saved?: Promise<void>; walGone?: 'kept' | 'held' } = {}) {
+    super(notDurableMessage(file, savedTo, walGone), { cause });
     this.name = 'LedgerNotDurable';
     this.ledgerFile = file;
     this.savedTo = savedTo;
     this.saved = saved;
+    this.walGone = walGone;
   }
+}
+
+function notDurableMessage(file: string | undefined, savedTo: string | undefined, walGone: 'kept' | 'held' | undefined): string {
+  if (savedTo !== undefined) return `the SQLite ledger file ${file} was deleted, moved or replaced while open: it takes no more writes, and what it held is saved to ${savedTo} for the next start`;
+  if (walGone === 'kept') return `the write-ahead log of the SQLite ledger file ${file} was deleted while open: what it held is written into ${file}, and it takes no more writes until the companion is restarted`;
+  if (walGone === 'held') {
+    return `the write-ahead log of the SQLite ledger file ${file} was deleted while open: it takes no more writes, and what the log held reaches ${file} only as the companion stops cleanly (SIGTERM)`;
+  }
+  return `the SQLite ledger could not sync its write-ahead log to the disk: it takes no more writes until the companion is restarted (check the disk holding ${file ?? 'the ledger file'})`;
 }

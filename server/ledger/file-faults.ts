@@ -4,7 +4,7 @@
  * the file system is asked what stands in the way: the refusal then names that path and what
  * to change, not every reason it might have been.
  */
-import { accessSync, constants, existsSync, realpathSync, statSync, statfsSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync, statSync, statfsSync, utimesSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** What stands in the way, as the file system's error code would name it, and where. */
@@ -82,6 +82,25 @@ export function fullDiskRefusal(location: string, error: unknown): Error | undef
     `${location} cannot be opened: the disk holding it is full (${Math.floor(free / 1024)} KiB free; SQLite said "${(error as Error).message}"): free space on it, or point PAYFORM_DATABASE_URL at a file on another disk, then start again`,
     { cause: error },
   );
+}
+
+/**
+ * Whether the file system holding the ledger's `file` is read-only now. SQLite says a write the
+ * kernel refused so (a disk remounted read-only after errors) as a plain "disk I/O error"; asked
+ * once, as an outage begins. access(2) knows a read-only mount, not an ext4 the kernel made
+ * read-only after errors (Linux 6 keeps it mounted read-write, `emergency_ro`): a write that
+ * changes nothing — the folder's own times set again — meets that one.
+ */
+export function onReadOnlyFileSystem(file: string): boolean {
+  const folder = dirname(file);
+  if (denied(folder, constants.W_OK) === 'EROFS') return true;
+  try {
+    const { atimeMs, mtimeMs } = statSync(folder);
+    utimesSync(folder, atimeMs / 1000, mtimeMs / 1000);
+    return false;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EROFS';
+  }
 }
 
 /** The refusal of the ledger's file at `location` for `fault`: what is wrong, where, and the fix. */

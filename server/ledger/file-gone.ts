@@ -48,7 +48,8 @@ export class FileWatch {
   #wake: (() => void) | undefined;
   #closing = false;
 
-  constructor(database: Database.Database, location: string, log: LedgerLog, onGone: (savedTo: string, saved: Promise<void>) => void) {
+  /** `onLook`: what else to look at while idle, when the file is still there (the ledger's folder, its -wal and -shm). */
+  constructor(database: Database.Database, location: string, log: LedgerLog, onGone: (savedTo: string, saved: Promise<void>) => void, onLook?: () => void) {
     this.#database = database;
     this.#location = location;
     const { dev, ino } = statSync(location);
@@ -56,7 +57,9 @@ export class FileWatch {
     this.#log = log;
     this.#onGone = onGone;
     // Between transactions only: one under way must end (commit, or roll back) as it began.
-    this.#timer = setInterval(() => database.inTransaction || this.check(), LOOK_EVERY_MS).unref();
+    this.#timer = setInterval(() => {
+      if (!database.inTransaction && !this.check()) onLook?.();
+    }, LOOK_EVERY_MS).unref();
   }
 
   /** Where what the ledger held is saved, once its file was found gone (the save may still run). */

@@ -8,6 +8,7 @@ export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, Operat
 export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } from './errors.js';
 export { isLedgerFault, isLedgerUnavailable, STORAGE_CODES } from './availability.js';
 export { LedgerNotDurable, NOT_DURABLE } from './durability.js';
+export { onReadOnlyFileSystem } from './file-faults.js';
 export { MissingDriverError } from './missing-driver.js';
 export { upgradeNotice } from './upgrade-notice.js';
 export type { UpgradeNotice } from './upgrade-notice.js';

@@ -15,9 +15,10 @@ import { STORAGE_CODES } from './availability.js';
 import { loadSqlite, sqliteBuildProblem } from './drivers.js';
 import { fileFaultRefusal, fullDiskRefusal } from './file-faults.js';
 import { FileWatch, removeLeftovers, takeBackSaved } from './file-gone.js';
+import { FolderWatch } from './ledger-folder.js';
 import type { LedgerLog } from './index-builds.js';
 import type { CompiledQuery as Query, DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
-import { LedgerNotDurable, NOT_DURABLE } from './durability.js';
+import { LedgerNotDurable } from './durability.js';
 import type { CommitObserver } from './durability.js';
 import type { LedgerTables } from './schema.js';
 
@@ -87,6 +88,8 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   #syncing: Promise<void> | undefined;
   /** The ledger's path, watched for the file it opened: one no longer there was deleted under it (file-gone.ts). */
   readonly #watch: FileWatch | undefined;
+  /** Its folder and -shm file, looked at while idle (ledger-folder.ts). */
+  readonly #folder: FolderWatch | undefined;
 
   constructor(
     database: Database.Database,
@@ -100,18 +103,28 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     this.#database = database;
     this.#wal = wal;
     this.#onCommit = onCommit;
+    this.#folder = watched && new FolderWatch(this.#file!, watched.log);
     this.#watch =
       watched &&
-      new FileWatch(database, watched.location, watched.log, (savedTo, saved) => {
-        const gone = Object.assign(new Error(`the ledger file ${watched.location} was deleted, moved or replaced while the ledger had it open`), { code: 'ENOENT' });
-        this.#notDurable = new LedgerNotDurable(gone, this.#file, savedTo, saved);
-      });
+      new FileWatch(
+        database,
+        watched.location,
+        watched.log,
+        (savedTo, saved) => {
+          const gone = Object.assign(new Error(`the ledger file ${watched.location} was deleted, moved or replaced while the ledger had it open`), { code: 'ENOENT' });
+          this.#notDurable = new LedgerNotDurable(gone, this.#file, { savedTo, saved });
+        },
+        () => this.#lookAround(),
+      );
   }
 
   prepare(sql: string): SqliteStatement {
     // Each refused statement its own error, as each refused call of a database that is away: an
     // operator counts them (LedgerOutage), and the same object thrown again would count once.
-    if (this.#notDurable) throw new LedgerNotDurable(this.#notDurable.cause, this.#file, this.#notDurable.savedTo, this.#notDurable.saved);
+    if (this.#notDurable) {
+      const { cause, savedTo, saved, walGone } = this.#notDurable;
+      throw new LedgerNotDurable(cause, this.#file, { savedTo, saved, walGone });
+    }
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.#watched(this.#database.prepare(sql), sql);
@@ -278,8 +291,39 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     // SQLite keeps its WAL while a connection is open; one gone from the folder is no longer
     // the file a restart would read, so syncing what is held would prove nothing. (Closing
     // folds it into the file, which is still there.)
-    if (fstatSync(fd).nlink === 0) throw Object.assign(new Error(`the write-ahead log ${wal} was deleted while the ledger had it open`), { code: 'ENOENT' });
+    if (fstatSync(fd).nlink === 0) throw this.#walGone(wal);
     return fd;
+  }
+
+  /**
+   * The WAL deleted under the open file: what it holds is still readable through the held
+   * descriptor, and only until the process ends — a kill, a crash or a power cut loses every
+   * commit not yet in the file. So it is written into the file now (a checkpoint, which syncs the
+   * file), and the ledger takes no more work: SQLite would go on writing into the deleted log.
+   */
+  #walGone(wal: string): LedgerNotDurable {
+    const deleted = Object.assign(new Error(`the write-ahead log ${wal} was deleted while the ledger had it open`), { code: 'ENOENT' });
+    this.#notDurable = new LedgerNotDurable(deleted, this.#file, { walGone: this.#keepDeletedWal(wal) ? 'kept' : 'held' });
+    return this.#notDurable;
+  }
+
+  /** Whether the deleted WAL's commits are now all in the file. */
+  #keepDeletedWal(wal: string): boolean {
+    // A WAL at the path again is another process's, and its index with it: not this one's to fold in.
+    if (existsSync(wal)) return false;
+    try {
+      const [result] = this.#database.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+      return result !== undefined && result.busy === 0 && result.checkpointed === result.log;
+    } catch {
+      // Left for the close's checkpoint (SIGTERM), which the error's fix asks for.
+      return false;
+    }
+  }
+
+  /** What the idle look finds beside the file: a WAL deleted while nothing was written, the folder, the -shm. */
+  #lookAround(): void {
+    if (this.#notDurable === undefined && this.#wal !== undefined && this.#walFd !== undefined && fstatSync(this.#walFd).nlink === 0) this.#walGone(this.#wal);
+    this.#folder?.look();
   }
 
   #synced(tookMs: number): void {
@@ -291,8 +335,9 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   /** A failed sync may have dropped what it was to write: nothing after it is trusted. */
   #notSynced(error: unknown): LedgerNotDurable {
     if (error instanceof LedgerNotDurable) return error;
+    // Said by whoever meets it (the companion's outage line), not by a process warning on stderr
+    // beside the log: that was a second line, in another format, for one fault.
     this.#notDurable = new LedgerNotDurable(error, this.#file);
-    process.emitWarning(this.#notDurable.message, { code: NOT_DURABLE });
     return this.#notDurable;
   }
 }
@@ -603,6 +648,14 @@ function openRefusal(error: unknown, location: string, alone = false): unknown {
   if (code.startsWith('SQLITE_READONLY')) {
     // The file's mode and owner, or a read-only file system, when that is what stands in the way.
     return fileFaultRefusal(location, error) ?? new Error(`${location} cannot be written (${message}): give the companion's user write access to the file and its folder, where SQLite keeps the -wal and -shm files`, { cause: error });
+  }
+  // SQLite's words name neither the file nor the setting; nothing is written to such a file.
+  if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) {
+    return new Error(
+      `${location} ${code.startsWith('SQLITE_NOTADB') ? 'is not a SQLite database' : 'is a damaged SQLite database'} (${message}): ` +
+        "PAYFORM_DATABASE_URL names another kind of file, or the ledger's file is damaged — point it at the ledger's file, or put the ledger's backup there; the file is left as it is",
+      { cause: error },
+    );
   }
   if (code.startsWith('SQLITE_BUSY') && alone) {
     return new Error(

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../ledger/index.js';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
+import { mountFailingDisk } from '../../ledger/testing/failing-disk.js';
 import { mountSmallDisk, smallDiskBackend } from '../../ledger/testing/small-disk.js';
 import { createStack, eventually } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
@@ -75,6 +76,55 @@ describe('the disk under a SQLite ledger', () => {
   });
 });
 
+describe('a file system the kernel remounted read-only under a SQLite ledger', () => {
+  it('answers 503 with Retry-After, says once that the file system is read-only and what bringing it back takes, and keeps every payment', async () => {
+    const disk = mountFailingDisk();
+    undo.push(() => disk.dispose());
+    const file = join(realpathSync(disk.dir), 'ledger.db');
+    const backend: LedgerBackend = {
+      name: 'SQLite file on a disk that turns read-only',
+      persistent: false,
+      async open(clock) {
+        const ledger = await openLedger(file, { clock: clock.read });
+        return { ledger, dispose: () => ledger.close().catch(() => undefined) };
+      },
+    };
+    const stack = await open({ backend, companion: { metricsToken: METRICS_TOKEN } });
+    const paid = await stack.openSession();
+    expect((await stack.pay(paid.id)).status).toBe(200);
+    disk.turnReadOnly();
+
+    await refusedNewSession(stack);
+    await refusedNewSession(stack);
+    expect(await stack.json('GET', '/readyz', 503)).toEqual({ status: 'unavailable' });
+    // A restart of the process alone would not help: the file system needs checking first.
+    expect(await stack.json('GET', '/healthz', 200)).toEqual({ status: 'ok' });
+    expect(await ledgerUp(stack)).toBe(0);
+    expect(await unavailableMetric(stack)).toBe(2);
+    // Before, SQLite's "disk I/O error" was said as a disk failing to read or write that would
+    // come back by itself, which a file system remounted read-only never does.
+    expect(errorLines(stack)).toEqual([
+      expect.objectContaining({
+        msg: 'the database cannot be reached; answering 503 with Retry-After until it is back',
+        reason: expect.stringMatching(/^SQLITE_IOERR/),
+        fix:
+          `the file system holding ${file} is read-only (the kernel remounts one so after disk errors: see its log), and payments cannot go on until it takes writes: ` +
+          'stop the companion (SIGTERM; its open files keep the file system busy), check and repair it (fsck), mount it read-write, then start the companion',
+      }),
+    ]);
+    expect(stack.logs.filter((line) => line.includes('stack'))).toEqual([]);
+
+    // What the operator does: stop, repair, start. The pay claim, synced before the gateway was
+    // called, is there; its answer is recorded unsynced by design (the gateway tells it again,
+    // to the webhook or reconciliation), so the journal the kernel aborted may have kept it or not.
+    await undo.pop()!();
+    disk.repair();
+    const ledger = await openLedger(file);
+    undo.push(() => ledger.close());
+    expect(['processing', 'paid']).toContain((await ledger.getSession(paid.id))?.status);
+  });
+});
+
 describe('a SQLite ledger whose write-ahead log was deleted under it', () => {
   it('counts every refusal, says a restart is needed, and fails /healthz so an orchestrator restarts it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-ledger-'));
@@ -102,7 +152,8 @@ describe('a SQLite ledger whose write-ahead log was deleted under it', () => {
       expect.objectContaining({
         msg: 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503',
         reason: expect.stringMatching(/^PAYFORM_LEDGER_NOT_DURABLE: .* \(cause: ENOENT: the write-ahead log .*ledger\.db-wal was deleted while the ledger had it open\)$/),
-        fix: expect.stringContaining('then restart the companion'),
+        // The log is gone, not the disk: said so, and that what it held is in the file.
+        fix: `${file}-wal, SQLite's write-ahead log, was deleted while the companion had it open (by hand, or a clean-up script): what it held is written into ${file}, nothing is lost; restart the companion, which makes a new one — and never delete a running ledger's -wal or -shm files`,
       }),
     ]);
   });

@@ -202,8 +202,8 @@ describe('a ledger outage', () => {
       expect(refused).toBe(3);
       const lines = memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines).toMatchObject([
-        { level: 'error', msg: expect.stringContaining('until the companion is restarted'), reason: expect.stringContaining('(cause: ENOENT: the write-ahead log'), fix: expect.stringContaining('then restart the companion') },
-        { level: 'error', msg: 'the database still cannot be reached', down_for_ms: 60_000, refused: 3, fix: expect.stringContaining('then restart the companion') },
+        { level: 'error', msg: expect.stringContaining('until the companion is restarted'), reason: expect.stringContaining('(cause: ENOENT: the write-ahead log'), fix: expect.stringContaining('restart the companion') },
+        { level: 'error', msg: 'the database still cannot be reached', down_for_ms: 60_000, refused: 3, fix: expect.stringContaining('restart the companion') },
       ]);
       expect(lines).toHaveLength(2);
     } finally {
@@ -218,7 +218,7 @@ describe('a ledger outage', () => {
     const memory = memorySink();
     const outage = new LedgerOutage({ ledger, logger: createLogger({ sink: memory.sink }), clock: () => 0 });
     let saved!: () => void;
-    const gone = new LedgerNotDurable(new Error('gone'), '/var/lib/payform/payform.db', '/var/lib/payform/payform.db.saved-x', new Promise<void>((resolve) => (saved = resolve)));
+    const gone = new LedgerNotDurable(new Error('gone'), '/var/lib/payform/payform.db', { savedTo: '/var/lib/payform/payform.db.saved-x', saved: new Promise<void>((resolve) => (saved = resolve)) });
     outage.noticed(gone);
     // Said at once; a restart before the copy is written would lose everything since the start.
     expect(memory.lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([expect.stringContaining('until the companion is restarted')]);

@@ -15,7 +15,7 @@
  * that could not sync its WAL (LedgerNotDurable) is never back: it needs a restart, which
  * `restartNeeded` tells /healthz.
  */
-import { LedgerNotDurable, NOT_DURABLE, STORAGE_CODES } from '../../ledger/index.js';
+import { LedgerNotDurable, NOT_DURABLE, onReadOnlyFileSystem, STORAGE_CODES } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
@@ -118,7 +118,6 @@ export class LedgerOutage {
     }
     const now = clock();
     const code = errorCode(error);
-    const fix = fixOf(error, code);
     if (code !== undefined && (STORAGE_CODES.test(code) || LOCK_CODES.test(code))) this.#writes = true;
     const dead = code === NOT_DURABLE && !this.#dead;
     if (dead) {
@@ -133,6 +132,8 @@ export class LedgerOutage {
     }
     if (this.#since === undefined || dead) {
       const began = this.#since === undefined;
+      // Worked out as a line is said, not at each refusal: it may ask the file system.
+      const fix = fixOf(error, code);
       this.#since ??= now;
       this.#fix = fix;
       this.#reason = describe(error);
@@ -282,8 +283,15 @@ const notDurableOf = (error: unknown): LedgerNotDurable | undefined => inChain(e
 /** What the operator can do about it, when the outage is one of theirs: credentials, a disk. */
 function fixOf(error: unknown, code: string | undefined): string | undefined {
   if (code === undefined) return undefined;
-  const file = fileOf(error) ?? 'the SQLite ledger file';
+  const known = fileOf(error);
+  const file = known ?? 'the SQLite ledger file';
   if (code.startsWith('28')) return 'the database refused the user or password of PAYFORM_DATABASE_URL (openLedger’s url), or this host (pg_hba.conf): give the companion the current ones and restart it';
+  // Writes through the open file meet a read-only file system only when the kernel remounted it so
+  // after disk errors (a remount asked for is refused while the ledger has files open for writing):
+  // it takes no write until it is checked and mounted again, which needs the companion stopped.
+  if ((code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY')) && known !== undefined && onReadOnlyFileSystem(known)) {
+    return `the file system holding ${file} is read-only (the kernel remounts one so after disk errors: see its log), and payments cannot go on until it takes writes: stop the companion (SIGTERM; its open files keep the file system busy), check and repair it (fsck), mount it read-write, then start the companion`;
+  }
   if (code === 'SQLITE_FULL') return `the disk holding ${file} is full: free space on it; payments go on by themselves once a write works`;
   if (code.startsWith('SQLITE_READONLY')) return `${file} cannot be written (the file or its folder read-only, its disk remounted read-only, or the file moved away): give the companion's user write access to the file and its folder; payments go on by themselves once a write works`;
   if (code.startsWith('SQLITE_IOERR')) return `the disk holding ${file} fails to read or write: check it (the kernel log, the volume); payments go on by themselves once a write works`;
@@ -297,6 +305,13 @@ function fixOf(error: unknown, code: string | undefined): string | undefined {
   const savedTo = notDurableOf(error)?.savedTo;
   if (code === NOT_DURABLE && savedTo !== undefined) {
     return `${file} was deleted, moved or replaced while the companion had it open: wait for the line saying what it held is saved to ${savedTo}, then restart the companion (SIGTERM, never SIGKILL) — it takes the saved file back when nothing is at ${file}`;
+  }
+  const walGone = notDurableOf(error)?.walGone;
+  if (code === NOT_DURABLE && walGone === 'kept') {
+    return `${file}-wal, SQLite's write-ahead log, was deleted while the companion had it open (by hand, or a clean-up script): what it held is written into ${file}, nothing is lost; restart the companion, which makes a new one — and never delete a running ledger's -wal or -shm files`;
+  }
+  if (code === NOT_DURABLE && walGone === 'held') {
+    return `${file}-wal, SQLite's write-ahead log, was deleted while the companion had it open (by hand, or a clean-up script), and what it held could not be written into ${file} yet: restart the companion with SIGTERM, never SIGKILL — stopping writes it in, a kill loses every payment recorded since the last checkpoint`;
   }
   if (code === NOT_DURABLE) return `the write-ahead log of ${file} could not be synced to the disk, so nothing written since is known to be on it: check the disk holding ${file}, then restart the companion — nothing else brings the ledger back`;
   return undefined;
