@@ -61,14 +61,25 @@ export function ready(element: CheckoutElement): void {
       },
       hostDisconnected: () => {
         shown.delete(element);
+        // Offering its session's challenge, it hands the offer on to an element of the session still in the page.
+        if (offering.get(element.session) === element) share(element.session);
         if (held.has(element)) return release(element);
         // Its payment goes on: judged once it is out of the page, not as a modal or a portal moves it.
         queueMicrotask(() => element.isConnected || follow(element));
       },
       // Ready once it has read the session (told as it was made, it was reading as it came in): held
-      // as it shows, in this update.
-      hostUpdate: () => payers.forEach(follow),
-      hostUpdated: () => follow(element),
+      // as it shows, in this update. Confirming or waiting offline (as it begins, or "Check
+      // again" pressed), it says so rather than what it would say online.
+      hostUpdate: () => {
+        payers.forEach(follow);
+        if (!navigator.onLine) tellOffline(element);
+      },
+      hostUpdated: () => {
+        follow(element);
+        // Its phase or session changed: the offer of a challenge may move to or from it.
+        for (const [session, owner] of offering) if (owner === element) share(session);
+        share(element.session);
+      },
     });
   }
   if (!isForm(element)) return;
@@ -458,6 +469,7 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   }
   // Back (the browser's button) without finishing the challenge: going on with it is offered at once.
   element.offer = undefined;
+  share(element.session);
   if (cameBack(element.session)) offerChallenge(element);
   // "Check again" (focused: it was just pressed) gives way to "Confirming…". A page that loads
   // on a pending session has focus nowhere in it, and keeps it where it is.
@@ -521,16 +533,84 @@ function offerChallenge(element: CheckoutElement): void {
   // session is confirmed or waited on: not once it ends, nor as another session loads.
   const { session } = element;
   element.offer = () =>
-    element.session === session && /^(co|w)/.test(element.phase)
+    element.session === session && /^(co|w)/.test(element.phase) && offering.get(session) === element
       ? html`<button part="button" dir="auto" @click=${() => go(element, url, '3ds')}>${element.t.challenge_continue}</button>`
       : undefined;
-  if (element.phase === 'confirming') element.say(t.challenge_waiting!);
+  share(session, true);
 }
 
-/** The session once it is no longer pending, read every `interval` until `timeout` has passed or the poll is no longer `current`. */
+/** Of each session, the element in the page that offers going on with its challenge (`offerChallenge`). */
+const offering = new Map<string, CheckoutElement>();
+
+/**
+ * One offer of a challenge a page, not one an element: a `<pay-button>` beside the form, both back
+ * from the bank, would each say the bank is waiting and each offer to go on. Of the session's
+ * elements in the page confirming or waiting, a card form offers it — a challenge comes of paying
+ * by card, so that is where the customer paid — else the first in the page; the others say the
+ * payment is being confirmed. Chosen again as an element comes, goes or moves on, so the offer
+ * moves rather than doubles or vanishes; elements of another session are not touched. `said`:
+ * the words are to be said even though the offer stays where it was.
+ */
+function share(session: string, said?: boolean): void {
+  const candidates = [...shown].filter((each) => each.isConnected && each.session === session && /^(co|w)/.test(each.phase));
+  const owner = candidates.sort((a, b) => +a.hosted - +b.hosted || (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING ? 1 : -1))[0];
+  const moved = offering.get(session) !== owner;
+  if (owner) offering.set(session, owner);
+  else offering.delete(session);
+  if (!moved && !said) return;
+  for (const each of candidates) {
+    const { t, notice } = each;
+    // Only what the offer changes: not a message of its own (an error, offline).
+    if (each.offer && each.phase === 'confirming' && (notice === t.confirming || notice === t.challenge_waiting)) each.say(each === owner ? t.challenge_waiting! : t.confirming);
+    each.requestUpdate();
+  }
+}
+
+/**
+ * While a payment's outcome is awaited (confirming, waiting), a connection lost is said, not left
+ * behind a spinner; back online, the element says what it said before, and reads the outcome at
+ * once (`nap`). Nothing is paid meanwhile: those phases offer no pay button.
+ */
+function tellOffline(element: CheckoutElement): void {
+  const { t } = element;
+  if (/^(co|w)/.test(element.phase) && t.offline) element.say(t.offline);
+}
+addEventListener('offline', () => shown.forEach(tellOffline));
+addEventListener('online', () =>
+  shown.forEach((element) => {
+    const { t, phase } = element;
+    if (element.notice !== t.offline || !/^(co|w)/.test(phase)) return;
+    element.say(phase === 'waiting' ? t.waiting || t.confirming : element.offer && offering.get(element.session) === element ? t.challenge_waiting! : t.confirming);
+  }),
+);
+
+/**
+ * Waits `interval` before the next read of an outcome; offline, until the connection is back,
+ * and back online, not a moment longer: no read is spent on a network that is not there, and
+ * the customer is not kept waiting for a timer (30 s once polling gave up) once it is.
+ */
+const nap = (interval: number): Promise<void> =>
+  new Promise((resolve) => {
+    const wake = (): void => {
+      clearTimeout(timer);
+      removeEventListener('online', wake);
+      resolve();
+    };
+    const timer = navigator.onLine ? setTimeout(wake, interval) : undefined;
+    addEventListener('online', wake);
+  });
+
+/**
+ * The session once it is no longer pending, read every `interval` until `timeout` has passed or
+ * the poll is no longer `current`. Time offline does not count: back online, the outcome is read
+ * for as long as it would have been.
+ */
 async function polled(element: Caller, current: () => boolean, interval: number, timeout: number): Promise<SessionView | undefined> {
-  for (const until = Date.now() + timeout; Date.now() < until; ) {
-    await new Promise((resolve) => setTimeout(resolve, interval));
+  for (let until = Date.now() + timeout; Date.now() < until; ) {
+    const since = Date.now();
+    const offline = !navigator.onLine;
+    await nap(interval);
+    if (offline) until += Date.now() - since;
     if (!current()) return undefined;
     const view = await fetchView(element).catch(() => undefined);
     if (view && view.status !== 'pending') return view;

@@ -19,6 +19,7 @@ const enMessages = {
   redirect_3ds: 'Taking you to your bank to confirm the payment…',
   challenge_waiting: 'Your bank is waiting for you to confirm the payment.',
   challenge_continue: 'Continue with your bank',
+  offline: 'You are offline. The outcome of your payment will show here once you are back online.',
   not_taken: 'No payment was taken. You can pay now.',
   tries_used: 'The card was declined, and this checkout takes no more attempts. Please start again.',
   redirect_hosted: 'Taking you to the secure payment page…',

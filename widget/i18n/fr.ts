@@ -31,6 +31,7 @@ const fr: Catalog = {
   redirect_3ds: 'Redirection vers votre banque pour confirmer le paiement…',
   challenge_waiting: 'Votre banque attend que vous confirmiez le paiement.',
   challenge_continue: 'Continuer avec votre banque',
+  offline: 'Vous êtes hors ligne. Le résultat de votre paiement s’affichera ici dès votre retour en ligne.',
   not_taken: 'Aucun paiement n’a été effectué. Vous pouvez payer maintenant.',
   tries_used: 'La carte a été refusée et aucune autre tentative n’est possible. Veuillez recommencer.',
   redirect_hosted: 'Redirection vers la page de paiement sécurisée…',

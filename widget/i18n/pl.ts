@@ -31,6 +31,7 @@ const pl: Catalog = {
   redirect_3ds: 'Przekierowujemy do Twojego banku, aby potwierdzić płatność…',
   challenge_waiting: 'Twój bank czeka, aż potwierdzisz płatność.',
   challenge_continue: 'Przejdź do banku',
+  offline: 'Jesteś offline. Wynik płatności pojawi się tutaj, gdy tylko połączenie wróci.',
   not_taken: 'Płatność nie została pobrana. Możesz zapłacić teraz.',
   tries_used: 'Karta została odrzucona, a limit prób został wykorzystany. Zacznij od nowa.',
   redirect_hosted: 'Przekierowujemy na bezpieczną stronę płatności…',
