@@ -26,8 +26,9 @@ export function clientAddress(c: Context<CompanionEnv>, trustProxy: boolean): st
 export function untrustedProxy(c: Context<CompanionEnv>, trustProxy: boolean): { readonly fix?: string } {
   // Any client can send the header: only a peer on this machine or a private network can be the
   // operator's own proxy, and only then is trusting it the advice.
+  if (trustProxy || c.req.header('x-forwarded-for') === undefined) return {};
   const peer = clientAddress(c, false);
-  return !trustProxy && c.req.header('x-forwarded-for') !== undefined && peer !== undefined && isPrivate(peer)
+  return peer !== undefined && isPrivate(peer)
     ? { fix: 'the requests carry X-Forwarded-For: behind your own proxy, set PAYFORM_TRUST_PROXY=true, or every customer counts as that proxy' }
     : {};
 }
