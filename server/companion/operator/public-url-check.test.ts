@@ -123,6 +123,37 @@ describe('the public URL check, mounted in a Hono app', () => {
   });
 });
 
+describe('the public URL check, for an address off this machine', () => {
+  /** The bin behind the shop's proxy at shop.example/pay, the probe's fetch the test's: the check's line, once logged. */
+  function behindProxy(answer: () => Promise<Response>) {
+    const lines: { level: string; msg: string }[] = [];
+    const logger = createLogger({ sink: (line) => void lines.push(JSON.parse(line)) });
+    const probed: string[] = [];
+    const fetch = async (url: string | URL | Request) => (probed.push(String(url)), answer());
+    const companion = new Hono<CompanionEnv>();
+    companion.use(checkPublicUrl({ publicUrl: 'https://shop.example', basePath: '', ledgerTag: '0123456789abcdef', logger, fetch: fetch as typeof globalThis.fetch }));
+    companion.get('/healthz', (c) => c.json({ status: 'ok' }));
+    return { companion, lines, probed };
+  }
+
+  it("asks it too: the prefix left out, the shop's own server answers there, and every webhook would be lost", async () => {
+    const { companion, lines, probed } = behindProxy(async () => new Response('<!doctype html><title>Not found</title>', { status: 404, headers: { 'Content-Type': 'text/html' } }));
+    expect((await companion.request('http://127.0.0.1:3000/healthz')).status).toBe(200);
+    await eventually(() => expect(lines).toHaveLength(1));
+    expect(probed).toEqual(['https://shop.example/webhooks/gateway']);
+    expect(lines[0]).toMatchObject({ level: 'error', msg: expect.stringContaining('https://shop.example/webhooks/gateway, where the gateway posts webhooks, answers 404 from a server that is not a payform companion') });
+  });
+
+  it('says it could not be checked, as a warning, when nothing answers there from this machine', async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    const { companion, lines } = behindProxy(() => Promise.reject(refused));
+    await companion.request('http://127.0.0.1:3000/healthz');
+    await eventually(() => expect(lines).toHaveLength(1));
+    expect(lines[0]).toMatchObject({ level: 'warn', msg: expect.stringContaining('PAYFORM_PUBLIC_URL (or the publicUrl option) could not be checked from this machine: nothing answers at https://shop.example (ECONNREFUSED)') });
+    expect(lines[0]!.msg).toContain('pay with the 3-D Secure test card through that address and see the webhook arrive');
+  });
+});
+
 /** The check's lines in a stack's log, as written. */
 function checkLines(logs: readonly string[]): { level: string; msg: string }[] {
   return logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.startsWith('PAYFORM_PUBLIC_URL'));

@@ -6,8 +6,10 @@
  * companion mounted in a shop's server cannot ask before the shop listens), at the address the
  * gateway itself will post to: `GET <publicUrl>/webhooks/gateway`, which the companion refuses
  * (405, nothing done) naming itself. Not `/healthz`: a development proxy in front forwards what
- * the gateway and browsers use, and need not forward that. A URL elsewhere is the network's
- * business, and may not be reachable from inside it.
+ * the gateway and browsers use, and need not forward that. A URL elsewhere is asked too — behind
+ * a shop's own proxy a prefix left out or a port typed wrong loses every webhook as surely — but
+ * a machine may not reach its own public address (a firewall, DNS that answers otherwise
+ * inside): no answer from one is a warning that it could not be checked, not an error.
  * Any companion there is not enough: one on another ledger (another shop's, another checkout of
  * the project, the port typed wrong) takes the webhooks and returns into a ledger that knows
  * none of these payments, and they stay pending. Found there, the companion is posted an empty
@@ -93,7 +95,8 @@ interface Reply {
  * async frame of its own on the pay and webhook paths.
  */
 export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
-  let asked = !isLoopbackHost(new URL(publicUrl).hostname);
+  const elsewhere = !isLoopbackHost(new URL(publicUrl).hostname);
+  let asked = false;
 
   const webhookUrl = `${publicUrl}${WEBHOOK_ROUTE}`;
   const probe = async (arrivedAt: string, mountedUnder: string) => {
@@ -103,6 +106,8 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
     // catch-all page): the URL is right, and the server there answers before the companion can.
     let unmounted = false;
     let answered = 0;
+    // Nothing answered at an address off this machine: perhaps only from here.
+    let unreached = false;
     try {
       const reply = await askOnceOpened(webhookUrl, fetch);
       if (!reply) {
@@ -145,9 +150,11 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
           : `${webhookUrl}, where the gateway posts webhooks, answers ${reply.status} from a server that is not a payform companion`;
     } catch (error) {
       // An https:// URL to the companion's own plain http: something answers, just not in TLS.
-      problem = tlsFailureOf(error)?.plainHttp
+      const plainHttp = tlsFailureOf(error)?.plainHttp === true;
+      problem = plainHttp
         ? `what answers at ${publicUrl} speaks plain http, not https (${reasonOf(error)}): nothing in front of the companion takes TLS there`
         : `nothing answers at ${publicUrl} (${reasonOf(error)})`;
+      unreached = elsewhere && !plainHttp;
     }
     // Mounted at its base path and given the base path too (Hono's route('/payments', …) of a
     // companion with basePath /payments): its routes are under both, the addresses it gives out
@@ -170,6 +177,15 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
             ? "Mount it before the server's 404 handler (in NestJS, app.use before listen())"
             : 'Mount it before the routes of the server that answer under that path (a static folder, a single-page app’s catch-all page)')
         : `: set it to the address the companion answers at${hint}`;
+    if (unreached) {
+      logger.warn(
+        `${NAMED} could not be checked from this machine: ${problem}. The customer's way back from 3-D Secure or the hosted page, and the gateway's webhooks, ` +
+          `are sent there, and are lost if the gateway cannot reach it either${fix}. If only this machine cannot reach its own public address (a firewall, DNS that answers ` +
+          "otherwise inside), pay with the 3-D Secure test card through that address and see the webhook arrive (`webhook received` in the log)",
+        { public_url: publicUrl },
+      );
+      return;
+    }
     // An error, not a warning: every webhook and every return from 3-D Secure would be lost, and a
     // log kept at PAYFORM_LOG_LEVEL=error must still say it.
     logger.error(
@@ -179,8 +195,8 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
     );
   };
 
-  // Off this machine nothing is asked, but one mistake shows in the address itself.
-  if (asked && basePath && publicUrl.endsWith(`${basePath}${basePath}`)) {
+  // Off this machine the address may not be reachable from here, but one mistake shows in the address itself.
+  if (elsewhere && basePath && publicUrl.endsWith(`${basePath}${basePath}`)) {
     logger.error(
       `${NAMED} ends with the base path ${basePath}, which the companion adds itself: the customer's way back ` +
         `from 3-D Secure or the hosted page, and the gateway's webhooks, are sent under ${publicUrl}; leave ${basePath} out, unless the server also mounts the companion under it`,
