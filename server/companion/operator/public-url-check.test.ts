@@ -144,6 +144,14 @@ describe('the public URL check, for an address off this machine', () => {
     expect(lines[0]).toMatchObject({ level: 'error', msg: expect.stringContaining('https://shop.example/webhooks/gateway, where the gateway posts webhooks, answers 404 from a server that is not a payform companion') });
   });
 
+  it('names where a redirect points, and the proxy the first request came through rather than its address for the companion', async () => {
+    const { companion, lines } = behindProxy(async () => new Response(null, { status: 301, headers: { Location: '/pay/webhooks/gateway' } }));
+    await companion.request('http://127.0.0.1:3000/healthz', { headers: { 'X-Forwarded-For': '198.51.100.7' } });
+    await eventually(() => expect(lines).toHaveLength(1));
+    expect(lines[0]!.msg).toContain('https://shop.example/webhooks/gateway, where the gateway posts webhooks, answers 301 redirecting to https://shop.example/pay/webhooks/gateway from a server');
+    expect(lines[0]!.msg).toContain('requests reach this companion through a proxy (they carry X-Forwarded-For), which asks it at http://127.0.0.1:3000: give the public address the proxy serves it at');
+  });
+
   it('says it could not be checked, as a warning, when nothing answers there from this machine', async () => {
     const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     const { companion, lines } = behindProxy(() => Promise.reject(refused));

@@ -88,6 +88,8 @@ interface Reply {
   readonly ledger: string | null;
   /** A companion's 404 (BASE_PATH_HEADER): one is there, with no route at that path; its base path ('' for none). */
   readonly noRouteUnder?: string;
+  /** Where a redirect points (http:// to https://, a trailing slash): the address to give may be that one. */
+  readonly location?: string;
 }
 
 /**
@@ -99,7 +101,8 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
   let asked = false;
 
   const webhookUrl = `${publicUrl}${WEBHOOK_ROUTE}`;
-  const probe = async (arrivedAt: string, mountedUnder: string) => {
+  /** `proxied`: the first request came through a proxy (X-Forwarded-For), so `arrivedAt` is the address it asks, not the public one. */
+  const probe = async (arrivedAt: string, mountedUnder: string, proxied: boolean) => {
     let problem: string;
     // Another server's answer at the very address this companion was reached at (a 404 handler
     // mounted first — NestJS's, when app.use comes after listen() — or a single-page app's
@@ -147,7 +150,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         : noRouteUnder !== undefined
           ? `${webhookUrl}, where the gateway posts webhooks, is answered 404 by a payform companion that has no route at that path ` +
             `(${noRouteUnder ? `its base path is ${noRouteUnder}` : 'it has no base path'})`
-          : `${webhookUrl}, where the gateway posts webhooks, answers ${reply.status} from a server that is not a payform companion`;
+          : `${webhookUrl}, where the gateway posts webhooks, answers ${reply.status}${reply.location ? ` redirecting to ${reply.location}` : ''} from a server that is not a payform companion`;
     } catch (error) {
       // An https:// URL to the companion's own plain http: something answers, just not in TLS.
       const plainHttp = tlsFailureOf(error)?.plainHttp === true;
@@ -167,7 +170,9 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
           ? `; requests reach this companion at ${arrivedAt}, mounted under ${mountedUnder}: set basePath to ${mountedUnder}${basePath}, so that its routes and the addresses it gives out agree`
           : arrivedAt === publicUrl
             ? ''
-            : `; requests reach this companion at ${arrivedAt}`;
+            : proxied
+              ? `; requests reach this companion through a proxy (they carry X-Forwarded-For), which asks it at ${arrivedAt}: give the public address the proxy serves it at, with the path the proxy forwards to it (https://shop.example/pay for the proxy's /pay/)`
+              : `; requests reach this companion at ${arrivedAt}`;
     const fix = doubled
       ? `. The base path is doubled: requests reach this companion at ${arrivedAt}, as the mount path (${mountedUnder}) and basePath both add ${basePath}. ` +
         `basePath already puts the companion's routes under ${basePath}: keep basePath ${basePath}, and mount the app without ${basePath} (Hono: route('/', companion.app))`
@@ -226,7 +231,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
           : registered.endsWith(basePath) && prefix.endsWith(basePath)
             ? prefix.slice(0, prefix.length - basePath.length)
             : '';
-      void probe(origin + mountedUnder + basePath, mountedUnder);
+      void probe(origin + mountedUnder + basePath, mountedUnder, c.req.header('x-forwarded-for') !== undefined);
     }
     return next();
   };
@@ -255,7 +260,14 @@ async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promi
     const { status, headers } = answer;
     if (!headers.has(INSTANCE_HEADER)) {
       const under = status === 404 ? headers.get(BASE_PATH_HEADER) : null;
-      return { status, companion: await refusedAsEarlier(answer), ledger: null, ...(under === null ? {} : { noRouteUnder: under }) };
+      const location = status >= 300 && status < 400 ? headers.get('location') : null;
+      return {
+        status,
+        companion: await refusedAsEarlier(answer),
+        ledger: null,
+        ...(under === null ? {} : { noRouteUnder: under }),
+        ...(location === null ? {} : { location: URL.parse(location, url)?.href ?? location }),
+      };
     }
     const ledger = headers.get(LEDGER_HEADER);
     if (ledger !== null) {
