@@ -200,7 +200,9 @@ export abstract class CheckoutElement extends LitElement {
       // either; anything else may pass, so the hosted button stays on offer.
       this.phase = unknown || code === 'misconfigured' ? 'closed' : 'ready';
       this.view = this.#readied = undefined;
-      this.fail(error, unknown ? this.t.unknown : undefined);
+      // Nothing answered (offline: said so): read again as the connection comes back, not at a click.
+      if (code === 'network') addEventListener('online', () => run === this.#run && this.load(), { once: true });
+      this.fail(error, unknown ? this.t.unknown : navigator.onLine ? undefined : this.t.offline_read);
     }
   }
 

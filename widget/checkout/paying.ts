@@ -265,6 +265,13 @@ function handOver(payer: CheckoutElement): void {
  */
 function relay(payer: CheckoutElement, event: CustomEvent): void {
   if (event.target !== payer) return;
+  // An end it shows as another element of its session read it: the page heard it from that one (`settled`).
+  const echo = echoes.get(payer);
+  if (echo && echo === payer.view) {
+    // A decline, too, is said once, where it was read (as by an element a payment held: `release`).
+    if (event.type === 'pay-failure' && payer.phase === 'ready') payer.say('');
+    return event.stopImmediatePropagation();
+  }
   if (retold.get(payer) === endOf(event)) {
     retold.delete(payer);
     return event.stopImmediatePropagation();
@@ -462,6 +469,7 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   // Told as one shown ready is (`ready`): an element that loads on a pending session may take a
   // payment's challenge or end too. The customer is back at the checkout: on to a challenge held.
   ready(element);
+  echoes.delete(element);
   const challenge = challenges.get(element.session);
   if (challenge && element.isConnected) {
     challenges.delete(element.session);
@@ -479,15 +487,41 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   // end, which would hear it twice.
   let gaveWay = false;
   const watching = (): boolean => current() && (element.isConnected || !(gaveWay ||= inPage(element).length > 0));
-  if (!watching()) return undefined;
-  const view = await polled(element, watching, element.pollInterval, element.pollTimeout);
-  if (!view && watching()) {
-    // Still pending after polling: a challenge left unfinished is the likeliest reason.
-    offerChallenge(element);
-    void watch(element, watching);
+  const { session } = element;
+  // One element of the session in the page reads its outcome for all of them (`share`: the card
+  // form, else the first), and alone offers "Check again"; out of the page, an element reads its own.
+  const leads = (): boolean => watching() && (!element.isConnected || offering.get(session) === element);
+  while (watching()) {
+    if (!leads()) {
+      // The others show what it reads, and the page hears that end from it alone (`echoes`).
+      const view = await news(session);
+      if (view) return echoes.set(element, view), view;
+      continue;
+    }
+    const view = await polled(element, leads, element.pollInterval, element.pollTimeout);
+    if (view) return wake(session, view), view;
+    if (!leads()) continue;
+    // Still pending after polling: a challenge left unfinished is the likeliest reason. Its
+    // followers offer it too, should the reading move to one of them (`share`: the owner's alone shows).
+    for (const each of new Set([element, ...inPage(element)])) if (/^(co|w)/.test(each.phase)) offerChallenge(each);
+    void watch(element, leads);
+    return undefined;
   }
-  return view;
+  return undefined;
 }
+
+/** Of each session, the elements following its reader (`settled`), woken with what it read. */
+const following = new Map<string, ((view?: SessionView) => void)[]>();
+/** The outcome `session`'s reader reads next; undefined when the reader changed. */
+const news = (session: string): Promise<SessionView | undefined> =>
+  new Promise((resolve) => following.set(session, [...(following.get(session) ?? []), resolve]));
+function wake(session: string, view?: SessionView): void {
+  const woken = following.get(session) ?? [];
+  following.delete(session);
+  for (const resolve of woken) resolve(view);
+}
+/** Of each follower, the end it shows as its reader read it: told to the page by the reader only (`relay`). */
+const echoes = new WeakMap<CheckoutElement, SessionView>();
 
 const navigation = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
 /** The session this tab left for the bank's challenge with (sessionStorage: it outlives a reload). */
@@ -554,9 +588,16 @@ const offering = new Map<string, CheckoutElement>();
 function share(session: string, said?: boolean): void {
   const candidates = [...shown].filter((each) => each.isConnected && each.session === session && /^(co|w)/.test(each.phase));
   const owner = candidates.sort((a, b) => +a.hosted - +b.hosted || (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING ? 1 : -1))[0];
-  const moved = offering.get(session) !== owner;
+  const before = offering.get(session);
+  const moved = before !== owner;
   if (owner) offering.set(session, owner);
   else offering.delete(session);
+  if (moved) {
+    // The reader of the outcome changed (`settled`): its followers look again at which one reads,
+    // and one that read it until now, still confirming or waiting, follows the new one.
+    wake(session);
+    if (before?.isConnected && before.session === session && /^(co|w)/.test(before.phase)) void before.poll();
+  }
   if (!moved && !said) return;
   for (const each of candidates) {
     const { t, notice } = each;
@@ -631,6 +672,7 @@ const WATCH_FOR = 3_600_000;
 async function watch(element: CheckoutElement, current: () => boolean): Promise<void> {
   const view = await polled(element, current, element.pollInterval * WATCH_SLOWER, WATCH_FOR);
   if (!view || !current()) return;
+  wake(element.session, view);
   // Focus that was in the element (on the message, or "Check again") stays in it as it changes.
   const focused = element.shadowRoot!.activeElement !== null;
   // Declined: ready first (`pay-ready`, when the page has not heard it), then the decline.
@@ -676,6 +718,7 @@ async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<bo
   // A challenge held for the session is over: its attempt ended, or a new one would not be its.
   challenges.delete(element.session);
   retold.delete(element);
+  echoes.delete(element);
   cardSent.delete(element);
   element.say(element.t.processing);
   return true;

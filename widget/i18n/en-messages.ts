@@ -20,6 +20,8 @@ const enMessages = {
   challenge_waiting: 'Your bank is waiting for you to confirm the payment.',
   challenge_continue: 'Continue with your bank',
   offline: 'You are offline. The outcome of your payment will show here once you are back online.',
+  // A session read that found no connection: read again by itself once the connection is back.
+  offline_read: 'You are offline. This checkout will load once you are back online.',
   not_taken: 'No payment was taken. You can pay now.',
   tries_used: 'The card was declined, and this checkout takes no more attempts. Please start again.',
   redirect_hosted: 'Taking you to the secure payment page…',

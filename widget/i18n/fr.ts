@@ -32,6 +32,7 @@ const fr: Catalog = {
   challenge_waiting: 'Votre banque attend que vous confirmiez le paiement.',
   challenge_continue: 'Continuer avec votre banque',
   offline: 'Vous êtes hors ligne. Le résultat de votre paiement s’affichera ici dès votre retour en ligne.',
+  offline_read: 'Vous êtes hors ligne. Le paiement se chargera dès votre retour en ligne.',
   not_taken: 'Aucun paiement n’a été effectué. Vous pouvez payer maintenant.',
   tries_used: 'La carte a été refusée et aucune autre tentative n’est possible. Veuillez recommencer.',
   redirect_hosted: 'Redirection vers la page de paiement sécurisée…',
