@@ -8,7 +8,8 @@ import type { TemplateResult } from 'lit';
 import { SHOP_CURRENCY, cartTotal, productById, sellerById, sellerShares } from '../../catalog.js';
 import { t } from '../ui/i18n.js';
 import type { MessageKey } from '../ui/i18n.js';
-import { formatAmount } from '../../../server/companion/back-office/web/money.js';
+// Isolated, as the back office's amounts are: in the right-to-left preview "420,00 грн" read "грн 420,00".
+import { shownAmount } from '../../../server/companion/back-office/web/bidi-isolation.js';
 import { mountPage } from '../ui/page-chrome.js';
 import { preferences } from '../../../server/companion/back-office/web/preferences.js';
 import { testCardsPanel } from '../ui/test-cards-panel.js';
@@ -159,7 +160,7 @@ function detailsSummary(): TemplateResult {
         page.refresh();
       }}>${t('checkout.edit')}</button>
     </div>
-    <p>${contact.fname} ${contact.lname} · <span dir="ltr">${contact.email}</span> · <span dir="ltr">${contact.phone}</span></p>
+    <p>${contact.fname} ${contact.lname} · <span dir="ltr">${contact.email}</span> · <span class="details-summary__phone" dir="ltr">${contact.phone}</span></p>
     <p class="muted">${chosen.join(' · ')}</p>
   </section>`;
 }
@@ -192,14 +193,14 @@ function orderSummary(): TemplateResult {
     <ul class="summary__lines">
       ${lines.map((line) => {
         const product = productById(line.product)!;
-        return html`<li><span>${line.quantity} × ${product.name[lang]}</span><span>${formatAmount(product.price * line.quantity, SHOP_CURRENCY)}</span></li>`;
+        return html`<li><span>${line.quantity} × ${product.name[lang]}</span><span>${shownAmount(product.price * line.quantity, SHOP_CURRENCY)}</span></li>`;
       })}
     </ul>
-    <p class="summary__total"><span>${t('cart.total')}</span><strong>${formatAmount(cartTotal(lines), SHOP_CURRENCY)}</strong></p>
+    <p class="summary__total"><span>${t('cart.total')}</span><strong>${shownAmount(cartTotal(lines), SHOP_CURRENCY)}</strong></p>
     ${options.split && options.method === 'purchase'
       ? html`<h3 class="summary__split-heading">${t('checkout.splitHeading')}</h3>
           <ul class="summary__lines summary__lines--split">
-            ${shares.map((share) => html`<li><span>${sellerById(share.seller.id)!.name}</span><span>${formatAmount(share.amount, SHOP_CURRENCY)}</span></li>`)}
+            ${shares.map((share) => html`<li><span>${sellerById(share.seller.id)!.name}</span><span>${shownAmount(share.amount, SHOP_CURRENCY)}</span></li>`)}
           </ul>`
       : nothing}
   </section>`;

@@ -9,7 +9,8 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from '../ui/i18n.js';
 import type { MessageKey } from '../ui/i18n.js';
-import { formatAmount } from '../../../server/companion/back-office/web/money.js';
+// Isolated, as the back office's amounts are: in the right-to-left preview "420,00 грн" read "грн 420,00".
+import { shownAmount } from '../../../server/companion/back-office/web/bidi-isolation.js';
 import { mountPage } from '../ui/page-chrome.js';
 import { preferences } from '../../../server/companion/back-office/web/preferences.js';
 import { clearCart } from './cart.js';
@@ -54,7 +55,7 @@ function content(): TemplateResult {
     ${summary
       ? html`<dl class="result__facts">
           <div><dt>${t('result.order')}</dt><dd class="mono">${orderId ?? summary.order_id ?? '—'}</dd></div>
-          <div><dt>${t('result.amount')}</dt><dd>${formatAmount(summary.amount, summary.currency)}</dd></div>
+          <div><dt>${t('result.amount')}</dt><dd>${shownAmount(summary.amount, summary.currency)}</dd></div>
           ${summary.description ? html`<div class="result__wide"><dt>${t('result.items')}</dt><dd>${summary.description.replace(/^Kavarnia: /, '')}</dd></div>` : nothing}
         </dl>`
       : nothing}

@@ -4,7 +4,8 @@ import type { TemplateResult } from 'lit';
 import { PRODUCTS, SHOP_CURRENCY, cartTotal, productById, sellerById } from '../../catalog.js';
 import type { Product } from '../../catalog.js';
 import { t } from '../ui/i18n.js';
-import { formatAmount } from '../../../server/companion/back-office/web/money.js';
+// Isolated, as the back office's amounts are: in the right-to-left preview "420,00 грн" read "грн 420,00".
+import { shownAmount } from '../../../server/companion/back-office/web/bidi-isolation.js';
 import { mountPage } from '../ui/page-chrome.js';
 import { preferences } from '../../../server/companion/back-office/web/preferences.js';
 import { productArt } from '../ui/product-art.js';
@@ -52,7 +53,7 @@ function productCard(product: Product): TemplateResult {
       <p class="product__seller">${t('product.by', { seller: sellerById(product.seller)!.name })}</p>
     </div>
     <div class="product__buy">
-      <span class="product__price">${formatAmount(product.price, SHOP_CURRENCY)}</span>
+      <span class="product__price">${shownAmount(product.price, SHOP_CURRENCY)}</span>
       <button class="button button--small" type="button" aria-label="${t('product.add')}: ${name}" @click=${() => addToCart(product.id)}>${t('product.add')}</button>
     </div>
     ${inCart ? html`<p class="product__in-cart">${t('product.inCart', { count: inCart })}</p>` : nothing}
@@ -79,11 +80,11 @@ function cartPanel(): TemplateResult {
                   <button type="button" class="icon-button" @click=${() => setQuantity(product.id, line.quantity + 1)}
                     aria-label=${t('cart.more', { name })}>+</button>
                 </span>
-                <span class="cart__price">${formatAmount(product.price * line.quantity, SHOP_CURRENCY)}</span>
+                <span class="cart__price">${shownAmount(product.price * line.quantity, SHOP_CURRENCY)}</span>
               </li>`;
             })}
           </ul>
-          <p class="cart__total"><span>${t('cart.total')}</span><strong>${formatAmount(cartTotal(lines), SHOP_CURRENCY)}</strong></p>
+          <p class="cart__total"><span>${t('cart.total')}</span><strong>${shownAmount(cartTotal(lines), SHOP_CURRENCY)}</strong></p>
           <a class="button button--block" href="/checkout">${t('cart.checkout')}</a>`}
   </section>`;
 }

@@ -35,3 +35,11 @@ function chosen(browser: readonly string[], lang: Language): string {
   }
   return lang;
 }
+
+/**
+ * A rate (0…1) as a whole percentage the way the page's locale writes it ("89%"; "89 %" where
+ * that is the custom). Written "89 %" by hand, a right-to-left page read it "% 89".
+ */
+export function formatPercent(rate: number): string {
+  return new Intl.NumberFormat(displayLocale(), { style: 'percent', maximumFractionDigits: 0 }).format(rate);
+}

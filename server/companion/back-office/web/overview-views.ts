@@ -10,7 +10,7 @@ import type { Balance, MoneyReport, Stats, Terminals } from './admin-api.js';
 import { paymentsChart } from './payments-chart.js';
 import { isolated, shownAmount } from './bidi-isolation.js';
 import { moneyTable } from './money-totals.js';
-import { displayLocale } from './locale.js';
+import { displayLocale, formatPercent } from './locale.js';
 import { formatTime } from './times.js';
 
 export interface BalancesState {
@@ -58,7 +58,7 @@ export function statsPanel({ stats, money, problem, period }: StatsState, handle
       <div><dt>${t('stats.failed')}</dt><dd class="kpi--failure">${totals?.failed ?? '—'}</dd></div>
       ${totals?.not_sent ? html`<div title=${t('stats.notSentHint')}><dt>${t('stats.notSent')}</dt><dd class="kpi--failure">${totals.not_sent}</dd></div>` : nothing}
       ${totals?.cancelled ? html`<div title=${t('stats.cancelledHint')}><dt>${t('stats.cancelled')}</dt><dd>${totals.cancelled}</dd></div>` : nothing}
-      <div><dt>${t('stats.rate')}</dt><dd>${rate === undefined || rate === null ? '—' : `${Math.round(rate * 100)} %`}</dd></div>
+      <div><dt>${t('stats.rate')}</dt><dd>${rate === undefined || rate === null ? '—' : isolated(formatPercent(rate))}</dd></div>
     </dl>
     ${money ? moneyTable(money) : nothing}
     ${problem ? readProblem(problem, handlers.retry) : nothing}

@@ -7,7 +7,8 @@ import { html, nothing, svg } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Stats } from './admin-api.js';
 import { t } from './i18n.js';
-import { displayLocale } from './locale.js';
+import { isolated, isolatedText } from './bidi-isolation.js';
+import { displayLocale, formatPercent } from './locale.js';
 import { scrollRegion } from './scroll-region.js';
 
 const WIDTH = 720;
@@ -36,7 +37,7 @@ export function paymentsChart(stats: Stats, days?: string): TemplateResult {
   const every = stats.bucket === 'hour' ? 4 : 5;
   const rated = stats.buckets.flatMap((b, i) => (b.success_rate === null ? [] : [[x(i) + bar / 2, yRate(b.success_rate)] as const]));
   const { totals } = stats;
-  const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)} %`);
+  const percent = (rate: number | null) => (rate === null ? '—' : isolatedText(formatPercent(rate)));
 
   const title = days === undefined ? t(stats.bucket === 'hour' ? 'chart.titleHours' : 'chart.titleDays') : t(stats.bucket === 'hour' ? 'chart.titleHoursOf' : 'chart.titleDaysOf', { days });
 
@@ -47,7 +48,7 @@ export function paymentsChart(stats: Stats, days?: string): TemplateResult {
       ${[0, 0.5, 1].map(
         (part) => svg`<line class="chart__grid" x1=${PLOT.left} x2=${WIDTH - PLOT.right} y1=${y(top * part)} y2=${y(top * part)}/>
           <text class="chart__axis" x=${PLOT.left - 6} y=${y(top * part) + 4} text-anchor="end">${top * part}</text>
-          <text class="chart__axis" x=${WIDTH - PLOT.right + 6} y=${yRate(part) + 4}>${part * 100}%</text>`,
+          <text class="chart__axis" x=${WIDTH - PLOT.right + 6} y=${yRate(part) + 4}>${formatPercent(part)}</text>`,
       )}
       ${stats.buckets.map((b, i) => {
         const stack = [
@@ -78,7 +79,7 @@ export function paymentsChart(stats: Stats, days?: string): TemplateResult {
         <thead><tr><th scope="col">${t('chart.when')}</th><th scope="col">${t('stats.succeeded')}</th><th scope="col">${t('stats.failed')}</th><th scope="col">${t('stats.inFlight')}</th><th scope="col">${t('stats.rate')}</th></tr></thead>
         <tbody>${stats.buckets
           .filter((b) => b.total > 0)
-          .map((b) => html`<tr><th scope="row">${label.format(new Date(b.start))}</th><td>${b.succeeded}</td><td>${b.failed}</td><td>${b.in_flight}</td><td>${percent(b.success_rate)}</td></tr>`)}</tbody>
+          .map((b) => html`<tr><th scope="row">${label.format(new Date(b.start))}</th><td>${b.succeeded}</td><td>${b.failed}</td><td>${b.in_flight}</td><td>${b.success_rate === null ? '—' : isolated(formatPercent(b.success_rate))}</td></tr>`)}</tbody>
       </table>`)}
     </details>
   </figure>`;

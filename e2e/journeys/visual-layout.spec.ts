@@ -1,0 +1,109 @@
+/**
+ * What a design-minded merchant saw in the shop and the back office, and each one's fix: on a
+ * phone the back office's states in one column at the rows' end (a long one under its amount
+ * started the line instead); in the right-to-left preview the success rate and the shop's prices
+ * as the language writes them ("% 82", "грн 420,00" before); the day's receipts form a row of one
+ * height (the date input stood taller than its neighbours); a wrapped filter group a rounded box,
+ * not an oval; the customer's phone on one line; and, with the browser's text twice as large,
+ * the shop's products within the screen.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures.js';
+import { paidOrder } from '../pages/back-office.js';
+import { ESPRESSO } from '../pages/checkout.js';
+
+const PHONE = { width: 375, height: 740 };
+
+/** The browser's text at twice its size: every rem doubles, as a reader's larger default font does. */
+const largeText = (page: Page) => page.evaluate(() => document.documentElement.style.setProperty('font-size', '200%'));
+
+test('on a phone the back office lists every state at the rows’ end, in Ukrainian too', async ({ page, request, stack, backOffice }) => {
+  // A partly captured auth: its amount says what was asked on a second line, and "Списано
+  // частково" is the widest state, which found no room beside it.
+  const auth = await paidOrder(request, stack, 'auth', { amount: 60_000 });
+  const captured = await request.post(`${stack.shop}/api/orders/${auth}/capture`, { headers: { Authorization: `Bearer ${stack.token}` }, data: { amount: 30_000 } });
+  expect(captured.status()).toBe(200);
+  await paidOrder(request, stack, 'purchase', { amount: 1_500 });
+  await page.setViewportSize(PHONE);
+  await backOffice.open();
+  for (const language of ['en', 'uk']) {
+    await page.getByRole('combobox', { name: /^(Language|Мова)$/ }).selectOption(language);
+    const rows = page.locator('.orders-table tbody tr');
+    await expect(rows.filter({ hasText: auth })).toBeVisible();
+    const ends = await rows.evaluateAll((rows) =>
+      rows.map((row) => {
+        const state = row.querySelector('td:nth-of-type(2) .badge')!.getBoundingClientRect();
+        const amount = row.querySelector('td:nth-of-type(1)')!.getBoundingClientRect();
+        const padding = parseFloat(getComputedStyle(row).paddingInlineEnd);
+        return { fromEnd: Math.abs(Math.round(row.getBoundingClientRect().right - padding - state.right)), startsLine: state.left <= amount.left + 0.5 };
+      }),
+    );
+    expect(ends.length, language).toBeGreaterThanOrEqual(2);
+    for (const end of ends) expect(end, `${language}: each state at its row's end, none at a line's start`).toEqual({ fromEnd: 0, startsLine: false });
+  }
+});
+
+test('right to left, the success rate and the shop’s prices read as the language writes them', async ({ page, request, stack, backOffice, checkout }) => {
+  await paidOrder(request, stack, 'purchase');
+  await backOffice.open();
+  await page.getByRole('button', { name: 'RTL' }).click();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  const rate = page.locator('.kpis div').filter({ hasText: 'Success rate' }).locator('dd');
+  await expect(rate).toHaveText(/^\d+%$/u);
+  expect(await backOffice.misread(rate), 'the success rate').toEqual([]);
+
+  await checkout.open([{ product: ESPRESSO.product, quantity: 2 }]);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
+  await page.getByRole('button', { name: 'RTL' }).click();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  const summary = page.getByRole('region', { name: 'Ваше замовлення' });
+  await expect(summary).toContainText('840,00');
+  expect(await backOffice.misread(summary.locator('.summary__lines li > span:last-child, .summary__total strong')), 'the checkout’s prices').toEqual([]);
+  await page.goto('/');
+  const cart = page.getByRole('region', { name: 'Ваш кошик' });
+  await expect(cart).toContainText('840,00');
+  expect(await backOffice.misread(page.locator('.product__price, .cart__price, .cart__total strong')), 'the shop’s prices').toEqual([]);
+});
+
+test('the back office’s controls line up: the receipts row one height, a wrapped filter group a rounded box', async ({ page, backOffice }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await backOffice.open();
+  const form = page.locator('.receipts__form');
+  const boxes = await form.locator('input, select, button').evaluateAll((controls) => controls.map((control) => control.getBoundingClientRect()).map(({ top, height }) => ({ top: Math.round(top), height: Math.round(height) })));
+  expect(boxes).toHaveLength(3);
+  for (const box of boxes) expect(box, 'the day, the format and the button').toEqual(boxes[0]);
+
+  await page.setViewportSize(PHONE);
+  const groups = page.locator('.segmented');
+  await expect(groups.first()).toBeVisible();
+  const corners = await groups.evaluateAll((elements) =>
+    elements.map((group) => {
+      const button = group.querySelector('button')!.getBoundingClientRect();
+      const style = getComputedStyle(group);
+      // Half the height of one line of filters, padding and border included: a pill's radius.
+      const pill = button.height / 2 + parseFloat(style.paddingTop) + parseFloat(style.borderTopWidth);
+      return { radius: parseFloat(style.borderStartStartRadius), pill: Math.ceil(pill) + 1, lines: Math.round(group.getBoundingClientRect().height / button.height) };
+    }),
+  );
+  expect(corners.some((corner) => corner.lines > 1), 'a group wraps on a phone').toBe(true);
+  for (const corner of corners) expect(corner.radius, 'a group’s corners').toBeLessThanOrEqual(corner.pill);
+});
+
+test('on a phone the checkout keeps the customer’s phone on one line', async ({ page, checkout }) => {
+  await page.setViewportSize(PHONE);
+  await checkout.open([{ product: ESPRESSO.product, quantity: 1 }]);
+  await checkout.continueToPayment();
+  const phone = page.locator('.details-summary [dir=ltr]').last();
+  await expect(phone).toContainText('+380');
+  expect(await phone.evaluate((element) => element.getClientRects().length), 'the phone number’s lines').toBe(1);
+});
+
+test('with text twice as large on a phone, the shop’s products stay within the screen', async ({ page, shop }) => {
+  await page.setViewportSize(PHONE);
+  await shop.open();
+  await largeText(page);
+  const products = page.locator('.product-grid > li');
+  await expect(products.first()).toBeVisible();
+  const right = await products.evaluateAll((items) => Math.max(...items.map((item) => item.getBoundingClientRect().right)));
+  expect(right, 'the products’ right edge').toBeLessThanOrEqual(PHONE.width);
+});
