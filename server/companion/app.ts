@@ -39,6 +39,7 @@ import { gateRequests } from './http/request-gate.js';
 import { takenBody } from './http/body-taken.js';
 import { ApiProblem, sendProblem } from './http/problem.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { TokenHolders } from './http/token-holders.js';
 import { logRequests } from './http/request-log.js';
 import { strayCheckoutNotice, strayWebhookNotice } from './http/stray-requests.js';
 import { createLogger } from './log/logger.js';
@@ -151,6 +152,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
       perClient: new RateLimiter(options.rateLimits.perClient, options.rateLimits.windowMs, clock),
     },
     wrongAdminTokens: new RateLimiter(options.rateLimits.wrongAdminTokens, options.rateLimits.windowMs, clock),
+    tokenHolders: new TokenHolders(),
     metrics,
     outage,
     readiness,

@@ -23,9 +23,10 @@ export interface RateLimits {
   /** Pay and hosted requests per client IP address in one window. */
   readonly perClient: number;
   /**
-   * Wrong admin tokens per client in one window; past it, that client's wrong tokens are refused
-   * 429 until the window ends. The right token always passes: a stranger sharing the merchant's
-   * address (localhost, a proxy) must not be able to lock the merchant out (guards.ts).
+   * Wrong admin tokens per client in one window; past it, that client is refused 429 until the
+   * window ends, a right guess too. A client that sent the right token lately still passes: a
+   * stranger sharing the merchant's address (localhost, a proxy) must not be able to lock the
+   * merchant out (guards.ts).
    */
   readonly wrongAdminTokens: number;
   readonly windowMs: number;

@@ -10,6 +10,7 @@ import type { HostedCheckouts } from './checkout/hosted-checkouts.js';
 import type { KnownSessions } from './checkout/session-terms.js';
 import type { CompanionOptions } from './config.js';
 import type { RateLimiter } from './http/rate-limit.js';
+import type { TokenHolders } from './http/token-holders.js';
 import type { Logger } from './log/logger.js';
 import type { LedgerOutage } from './operator/ledger-outage.js';
 import type { CompanionMetrics } from './operator/metrics.js';
@@ -51,6 +52,8 @@ export interface CompanionServices {
   readonly payLimits: { readonly perSession: RateLimiter; readonly perClient: RateLimiter };
   /** Wrong admin tokens per client (see requireAdminToken). */
   readonly wrongAdminTokens: RateLimiter;
+  /** Clients that sent the right token lately: past that limit they still pass. */
+  readonly tokenHolders: TokenHolders;
   readonly metrics: CompanionMetrics;
   /** The database's outages: logged once, answered 503, probed until it is back. */
   readonly outage: LedgerOutage;

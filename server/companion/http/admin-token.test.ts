@@ -1,5 +1,6 @@
 // The merchant API's bearer token against guessing: a client that keeps sending wrong tokens is
-// refused 429 for a while, and the burst is logged once; the right token always passes.
+// refused 429 for a while, its right guess too, and the burst is logged once; a client that sent
+// the right token before (the merchant's server, beside a stranger at its address) still passes.
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../ledger/testing/databases.js';
 import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
@@ -8,10 +9,12 @@ const openStack = stacksPerTest();
 const GUESSER = '198.51.100.23';
 
 describe('wrong admin tokens', () => {
-  it('are answered 401, then 429 per client after a burst, with one warning a burst, while the right token passes', async () => {
+  it('are answered 401, then 429 per client after a burst, with one warning a burst, while the merchant’s right token passes', async () => {
     const clock = new TestClock();
     const stack = await openStack({ clock, companion: { rateLimits: { wrongAdminTokens: 3, windowMs: 60_000 } } });
     const orders = (token: string, ip = GUESSER) => stack.request('GET', '/api/orders', { ip, headers: { Authorization: `Bearer ${token}` } });
+    // The merchant's server at the same address (localhost, a proxy not trusted) used it before.
+    expect((await orders(ADMIN_TOKEN)).status).toBe(200);
     for (let guess = 0; guess < 3; guess += 1) expect((await orders(`guess-${guess}`)).status).toBe(401);
     for (let guess = 3; guess < 8; guess += 1) {
       const refused = await orders(`guess-${guess}`);
@@ -21,8 +24,7 @@ describe('wrong admin tokens', () => {
       // The operator signing in reads how long, not "a moment".
       expect(await refused.json()).toMatchObject({ error: { code: 'rate_limited', message: `Too many wrong tokens; try again in ${seconds} s` } });
     }
-    // Only guesses are slowed: on localhost or behind a proxy the merchant shares the guesser's
-    // address, and a stranger must not lock the merchant out.
+    // A stranger beside the merchant at its address must not lock the merchant out.
     expect((await orders(ADMIN_TOKEN)).status).toBe(200);
     expect((await orders('guess-8')).status, 'the right token does not reset the count').toBe(429);
     // Others are not held back by it.
@@ -36,6 +38,21 @@ describe('wrong admin tokens', () => {
     expect((await orders('guess-9')).status, 'a new window').toBe(401);
     for (let guess = 0; guess < 4; guess += 1) await orders(`again-${guess}`);
     expect(warnings(), 'a new burst, a new warning').toHaveLength(2);
+  });
+
+  it('past the limit refuse a right guess as a wrong one: 429 tells a guesser nothing, at any speed', async () => {
+    const clock = new TestClock();
+    const stack = await openStack({ clock, companion: { rateLimits: { wrongAdminTokens: 3, windowMs: 60_000 } } });
+    const orders = (token: string) => stack.request('GET', '/api/orders', { ip: GUESSER, headers: { Authorization: `Bearer ${token}` } });
+    for (let guess = 0; guess < 4; guess += 1) await orders(`guess-${guess}`);
+    const found = await orders(ADMIN_TOKEN);
+    expect(found.status).toBe(429);
+    expect(await found.json()).toMatchObject({ error: { code: 'rate_limited', message: expect.stringMatching(/^Too many wrong tokens; try again in \d+ s$/) } });
+    // The window over, the right token passes, and from then on this client holds it.
+    clock.advance(60_000);
+    expect((await orders(ADMIN_TOKEN)).status).toBe(200);
+    for (let guess = 0; guess < 4; guess += 1) await orders(`again-${guess}`);
+    expect((await orders(ADMIN_TOKEN)).status).toBe(200);
   });
 
   it('are said within a minute however few, and once a minute however many: a shop sending another token fails every checkout', async () => {
@@ -91,13 +108,15 @@ describe('wrong admin tokens', () => {
     const stack = await openStack({ companion: { metricsToken: 'metrics-token-0123456789', rateLimits: { wrongAdminTokens: 2 } } });
     // Straight to the app with the guesser's address: /metrics is not in the OpenAPI document.
     const scrape = (token: string) => stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${token}` } }, { incoming: { socket: { remoteAddress: GUESSER } } } as never);
+    // Prometheus at this address scraped before the guesses.
+    expect((await scrape('metrics-token-0123456789')).status).toBe(200);
     expect((await scrape('guess-1')).status).toBe(401);
     expect((await scrape('guess-2')).status).toBe(401);
     const refused = await scrape('guess-3');
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ error: { code: 'rate_limited' } });
     expect((await stack.request('GET', '/api/orders', { ip: GUESSER, headers: { Authorization: 'Bearer guess-4' } })).status).toBe(429);
-    // The right token always passes.
+    // Its right token still passes.
     expect((await scrape('metrics-token-0123456789')).status).toBe(200);
   });
 

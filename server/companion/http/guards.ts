@@ -17,12 +17,13 @@ import { ApiProblem, retryAfterSeconds } from './problem.js';
 
 /**
  * `Authorization: Bearer <ADMIN_TOKEN>`. Both sides are hashed first, so the comparison takes
- * the same time whatever the length or content of what was sent. The right token always passes:
- * on localhost or behind a proxy the merchant shares an address with strangers, and one of them
- * must not be able to lock the merchant out. Only wrong tokens are slowed: they are counted per
- * client (`services.wrongAdminTokens`), past the limit that client's wrong tokens are answered
- * 429 until the window ends, and the burst is logged once. Against guessing, the token itself
- * is at least 16 characters (config). A client whose address is not known is not counted.
+ * the same time whatever the length or content of what was sent. Wrong tokens are counted per
+ * client (`services.wrongAdminTokens`); past the limit that client is answered 429 until the
+ * window ends, its right guess too (a 200 among 429s would tell a guesser it had found the
+ * token, at full speed), and the burst is logged once. A client that sent the right token
+ * lately (`services.tokenHolders`) still passes: on localhost or behind a proxy the merchant
+ * shares an address with strangers, and none of them must lock the merchant out. The token
+ * itself is at least 16 characters (config). A client whose address is not known is not counted.
  */
 export function requireAdminToken(adminToken: string): MiddlewareHandler<CompanionEnv> {
   return requireBearer(adminToken, unauthorized, noticeWrongToken);
@@ -42,9 +43,18 @@ export function requireBearer(
   return async (c, next) => {
     const header = c.req.header('authorization');
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
-    if (match?.[1] && timingSafeEqual(digest(match[1]), expected)) return next();
-    const { wrongAdminTokens, options, logger, clock } = c.get('services');
+    const { wrongAdminTokens, tokenHolders, options, logger, clock } = c.get('services');
     const client = clientKey(c, options.trustProxy);
+    if (match?.[1] && timingSafeEqual(digest(match[1]), expected)) {
+      if (client === UNKNOWN_CLIENT) return next();
+      const now = clock();
+      if (!tokenHolders.has(client, now)) {
+        const counted = wrongAdminTokens.check(client);
+        if (!counted.allowed) throw tooManyWrongTokens(counted.retryAfterMs);
+      }
+      tokenHolders.add(client, now);
+      return next();
+    }
     if (match) notice?.(wrongAdminTokens, logger, clock(), client);
     // A host that passes no client address puts everyone under one key: counting there would
     // slow every caller for one guesser. The token's length stands alone then.

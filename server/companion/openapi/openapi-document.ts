@@ -124,8 +124,8 @@ function headersOf(status: number, response: ApiResponse): Record<string, unknow
 
 /** Every route refuses input it cannot take so, the query of one that takes none included. */
 const invalidRequest = errorAnswer('invalid_request: a field, parameter or the body is missing or wrong; error.fields names each, with the reason');
-/** The admin token's guard: a client sending wrong tokens is slowed (the right one always passes). */
-const wrongTokens = { ...errorAnswer('rate_limited: too many wrong admin tokens from this client; the right token still passes'), headers: retryAfter };
+/** The admin token's guard: a client sending wrong tokens is refused for a while (one that sent the right token lately still passes). */
+const wrongTokens = { ...errorAnswer('rate_limited: too many wrong admin tokens from this client, which is refused until Retry-After; a client that sent the right token in the last 24 hours still passes'), headers: retryAfter };
 
 // A 5xx under an Idempotency-Key is kept like a 2xx (the gateway may have been reached): the
 // same key gets it again for 24 h, so a retry loop on the key alone would never end — but for
