@@ -86,7 +86,7 @@ describe('npm start refuses to start, naming the fix', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'payform-stale-')), 'payform.db');
     writeFileSync(file, 'not a SQLite file, as a broken copy leaves it');
     const said = await refusal({ PAYFORM_DATABASE_URL: file });
-    expect(said).toContain(`the ledger could not be opened (PAYFORM_DATABASE_URL ${file}): file is not a database`);
+    expect(said).toContain(`the ledger could not be opened (PAYFORM_DATABASE_URL ${file}): ${file} is not a SQLite database (file is not a database)`);
     expect(said).toContain(`for the demo, move ${file} aside (or delete it: its orders go) to start a new one, or set PAYFORM_DATABASE_URL=:memory:`);
   });
 
