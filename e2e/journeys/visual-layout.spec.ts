@@ -5,7 +5,11 @@
  * as the language writes them ("% 82", "грн 420,00" before); the day's receipts form a row of one
  * height (the date input stood taller than its neighbours); a wrapped filter group a rounded box,
  * not an oval; the customer's phone on one line; and, with the browser's text twice as large,
- * the shop's products within the screen.
+ * the shop's products within the screen, and the checkout and the result page too (on a phone
+ * they scrolled sideways by 198 px: the form and the summary as wide as their widest content, the
+ * test cards' numbers on one line, the result's heading beside its icon). Right to left, the
+ * refund dialog's heading read "· Повернути", the order's id below; and the chart's "Show the
+ * numbers" was a 22 px target on a tablet or a laptop (WCAG 2.5.8 asks for 24).
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures.js';
@@ -32,14 +36,19 @@ test('on a phone the back office lists every state at the rows’ end, in Ukrain
     await expect(rows.filter({ hasText: auth })).toBeVisible();
     const ends = await rows.evaluateAll((rows) =>
       rows.map((row) => {
-        const state = row.querySelector('td:nth-of-type(2) .badge')!.getBoundingClientRect();
+        // A state and a mark beside it ("Refunded", "Held" for review): the pair ends the row.
+        const badges = [...row.querySelectorAll('td:nth-of-type(2) .badge')].map((badge) => badge.getBoundingClientRect());
         const amount = row.querySelector('td:nth-of-type(1)')!.getBoundingClientRect();
         const padding = parseFloat(getComputedStyle(row).paddingInlineEnd);
-        return { fromEnd: Math.abs(Math.round(row.getBoundingClientRect().right - padding - state.right)), startsLine: state.left <= amount.left + 0.5 };
+        return {
+          row: row.textContent?.replace(/\s+/g, ' ').trim(),
+          fromEnd: Math.abs(Math.round(row.getBoundingClientRect().right - padding - badges.at(-1)!.right)),
+          startsLine: badges[0]!.left <= amount.left + 0.5,
+        };
       }),
     );
     expect(ends.length, language).toBeGreaterThanOrEqual(2);
-    for (const end of ends) expect(end, `${language}: each state at its row's end, none at a line's start`).toEqual({ fromEnd: 0, startsLine: false });
+    for (const { row, ...end } of ends) expect(end, `${language}: each state at its row's end, none at a line's start (${row})`).toEqual({ fromEnd: 0, startsLine: false });
   }
 });
 
@@ -106,4 +115,67 @@ test('with text twice as large on a phone, the shop’s products stay within the
   await expect(products.first()).toBeVisible();
   const right = await products.evaluateAll((items) => Math.max(...items.map((item) => item.getBoundingClientRect().right)));
   expect(right, 'the products’ right edge').toBeLessThanOrEqual(PHONE.width);
+});
+
+/**
+ * How far the page scrolls sideways (`scrollWidth` past `innerWidth`; 0 when it fits), said with
+ * what stands past the screen's right edge.
+ */
+async function expectNoSideways(page: Page, what: string): Promise<void> {
+  const { overflow, past } = await page.evaluate(() => ({
+    overflow: document.documentElement.scrollWidth - window.innerWidth,
+    past: [...document.querySelectorAll('body *')]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .slice(0, 6)
+      .map((element) => `${element.localName}${typeof element.className === 'string' && element.className.trim() ? `.${element.className.trim().split(/\s+/u).join('.')}` : ''} (${Math.round(element.getBoundingClientRect().right)} px)`),
+  }));
+  expect(overflow, `${what} scrolls sideways; past the screen: ${past.join(', ')}`).toBeLessThanOrEqual(0);
+}
+
+test('with text twice as large on a phone, the checkout and the result page do not scroll sideways', async ({ page, checkout }) => {
+  await page.setViewportSize(PHONE);
+  await checkout.open([{ product: ESPRESSO.product, quantity: 1 }]);
+  await largeText(page);
+  await expect(page.getByRole('button', { name: 'Continue to payment' })).toBeVisible();
+  await expectNoSideways(page, 'the checkout’s details');
+
+  await checkout.continueToPayment();
+  await expectNoSideways(page, 'the checkout’s payment');
+
+  await checkout.pay('4242 4242 4242 4242');
+  await expect(page).toHaveURL(/\/result\?/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you — your payment went through');
+  await largeText(page);
+  await expectNoSideways(page, 'the result page');
+});
+
+test('right to left, the refund dialog’s heading reads its action, then the order’s id, isolated', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack, 'purchase');
+  await page.setViewportSize(PHONE);
+  await backOffice.open(orderId);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
+  await page.getByRole('button', { name: 'RTL' }).click();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await backOffice.detail.getByRole('group', { name: 'Дії' }).getByRole('button', { name: 'Повернути', exact: true }).click();
+  const heading = backOffice.dialog.getByRole('heading', { level: 2 });
+  await expect(heading).toHaveText(`Повернути · ${orderId}`);
+  // The id alone in its own run, read as written whatever surrounds it.
+  await expect(heading.locator('bdi')).toHaveText(orderId);
+  // Line by line, the words, then the separator beside them, then the id: not "· Повернути" with the id below.
+  expect(await backOffice.misread(heading), 'the dialog’s heading').toEqual([]);
+  // And at a width where it all fits on one line: still the action first.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  expect(await backOffice.misread(heading), 'the dialog’s heading on one line').toEqual([]);
+});
+
+test('the chart’s “Show the numbers” is a target at least 24 px tall on a tablet and a laptop', async ({ page, request, stack, backOffice }) => {
+  await paidOrder(request, stack, 'purchase');
+  for (const viewport of [{ width: 820, height: 1180 }, { width: 1280, height: 900 }]) {
+    await page.setViewportSize(viewport);
+    await backOffice.open();
+    const toggle = page.getByRole('region', { name: 'Payments' }).locator('.chart__table summary');
+    await expect(toggle).toHaveText('Show the numbers');
+    const box = (await toggle.boundingBox())!;
+    expect(box.height, `${viewport.width} px: the toggle’s height`).toBeGreaterThanOrEqual(24);
+  }
 });

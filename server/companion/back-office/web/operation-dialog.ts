@@ -217,12 +217,18 @@ export function operationDialog(
     handlers.submit({ action, body });
   };
 
+  // The title, "Refund · 1042", isolated as a whole and taking the direction of its words, as
+  // translate.ts does a sentence with a value in it; the order's id isolated in it (the title's one
+  // <bdi>). Else, right to left, the separator took the page's direction and stood before the words
+  // ("· Повернути"), the id on their left or, on a phone, below. The separator never starts a line.
+  const title = html`<span dir="auto">${t(ACTION_NAMES[action])}\u00a0· <span class="mono">${isolated(order.order.order_id)}</span></span>`;
+
   return html`<dialog class="operation-dialog" aria-labelledby="operation-title"
     @close=${() => (typedIn.delete(draft.idempotencyKey), handlers.close())}
     @cancel=${(event: Event) => draft.busy && event.preventDefault()}>
     <form method="dialog" novalidate @submit=${submit} @input=${() => typedIn.add(draft.idempotencyKey)}
       @keydown=${(event: KeyboardEvent) => bounced(event, draft) && event.preventDefault()}>
-      <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${isolated(order.order.order_id)}</span></h2>
+      <h2 id="operation-title">${title}</h2>
       <p class="muted">${t(EXPLANATIONS[action], { limit: shownAmount(capture ? held : limit, currency) })}</p>
       ${gone ? html`<p class="notice" role="status">${t('dialog.gone', { action: t(ACTION_NAMES[action]) })}</p>` : nothing}
       ${capture && units(limit) > held
