@@ -46,12 +46,13 @@ const grouping = (brand: Brand, length: number): fc.Arbitrary<number[]> =>
 const SEPARATORS = [
   ' ', '  ', '      ', '\t', '\n', '\u00a0', '\u2009', '\u202f', '\u3000', '\u200b', '\u00ad', '-', ' - ', '–', '—', '.', '. ', ',', ', ',
   '/', ' / ', '\\', '_', '|', ' | ', '+', ':', '*', '**', '(', ')', ') (', '[', ']', '#', '~', '·', "'", '’', '\uff0d', '\uff0e',
-  '<b>', '</b>', '<span class="pan">', '</span>', '<br/>', '&nbsp;', '&#8209;', '&thinsp;',
+  '<b>', '</b>', '<span class="pan">', '</span>', '<br/>', '&nbsp;', '&#8209;', '&thinsp;', '&#32;', '&#x2D;', '&#8203;', '&zwj;',
 ];
 const separator = fc
   .array(fc.constantFrom(...SEPARATORS), { minLength: 1, maxLength: 3 })
   .map((parts) => parts.join(''))
-  .map((gap) => ({ gap, visible: gap.replace(/<[^>]*>|&[^;]*;|[\u200b\u00ad]/g, '') }))
+  // What a reader sees: an entity is the character it stands for.
+  .map((gap) => ({ gap, visible: gap.replace(/<[^>]*>|&#8203;|&zwj;|[\u200b\u00ad]/g, '').replace(/&#8209;/g, '\u2011').replace(/&#x2D;/g, '-').replace(/&[^;]*;/g, ' ') }))
   // A `+` after a space right before digits starts a phone number, which ends the card number.
   .filter(({ visible }) => visible.length <= 8 && !/\s\+$/.test(visible))
   .map(({ gap }) => gap);
@@ -108,6 +109,44 @@ describe('every card number, however it is written, is found', () => {
       const masked = maskCardNumbers(`refund for ${text} please`, '#');
       expect(foldDigits(masked).replace(/\D/g, ''), text).toBe('');
     }
+  });
+});
+
+/** Text with each character of `marks` spelled, as `spellings` pick, plainly or as an entity of it. */
+const ENCODED = '  -.,:/+()\u00a0';
+const NAMES: Record<string, string> = { '.': 'period', ',': 'comma', ':': 'colon', '/': 'sol', '+': 'plus', '(': 'lpar', ')': 'rpar', '\u00a0': 'nbsp' };
+const entitySpelling = (character: string, pick: number): string => {
+  const code = character.charCodeAt(0);
+  return [
+    character, `&#${code};`, `&#x${code.toString(16)};`, `&#X00${code.toString(16).toUpperCase()};`,
+    NAMES[character] ? `&${NAMES[character]};` : `&#0${code};`, `&amp;#${code};`, code < 128 ? `%${code.toString(16)}` : `&#${code};`,
+  ][pick % 7]!;
+};
+const spellEntities = (text: string, picks: readonly number[]) =>
+  [...text].map((character, i) => (ENCODED.includes(character) ? entitySpelling(character, picks[i % picks.length]!) : character)).join('');
+const picks = fc.array(fc.nat(6), { minLength: 1, maxLength: 40 });
+
+// Card numbers in fours or at the scheme's gaps, with the same separator throughout (or a space after
+// a first dash), each spelled plainly, as a decimal, hexadecimal or named entity, or a URL's escape, mixed.
+const cardWithEntities = cardNumber.chain(({ brand, digits }) =>
+  fc.record({ groups: grouping(brand, digits.length), between: fc.constantFrom(' ', '  ', '-', ' - ', '.', '/', ',', ':', '\u00a0', '+'), picks, zwj: fc.nat(8) }).map(({ groups, between, picks: chosen, zwj }) => {
+    let at = 0;
+    // Format characters a reader does not see, however many, with the separator.
+    const written = groups.map((size) => digits.slice(at, (at += size))).join(between + '\u200d'.repeat(zwj));
+    return { digits, plain: `x ${written} y`, text: `x ${spellEntities(written, chosen)} y` };
+  }),
+);
+
+describe('a card number with its separators written as entities or escapes', () => {
+  it('is found as it is written plainly', () => {
+    fc.assert(
+      fc.property(cardWithEntities, ({ digits, plain, text }) => {
+        expect(holdsCardNumber(text)).toBe(true);
+        expect(findCardNumbers(text).map((span) => span.digits)).toEqual(findCardNumbers(plain).map((span) => span.digits));
+        expect(foldDigits(maskCardNumbers(text, '#')).replace(/\D/g, '').includes(digits)).toBe(false);
+      }),
+      RUNS,
+    );
   });
 });
 
@@ -203,6 +242,16 @@ describe('ordinary data is never taken for a card number', () => {
     );
   });
 
+  it('with its marks written as entities or escapes', () => {
+    fc.assert(
+      fc.property(fc.array(ordinary, { minLength: 1, maxLength: 3 }), pick(' ', ', ', '; ', ' | '), picks, (items, joiner, chosen) => {
+        const text = spellEntities(`Order ${items.map(([, item]) => item).join(joiner)} already exists`, chosen);
+        expect(maskCardNumbers(text, '#')).toBe(text);
+      }),
+      RUNS,
+    );
+  });
+
   it('in the cases reported', () => {
     for (const text of [
       'Order e4-1795384870676 already exists', '+380501234567', '+38 (050) 123-45-67', '2026-11-23 07:21:16.123', '6f1c2a3b-4d5e-4f60-8123-456789012345',
@@ -221,7 +270,7 @@ describe('the quick look before the scan', () => {
     fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 20 }),
     fc.constantFrom(' ', '-', '  ', '.', ':', '/', ' - ', '         ', '+', ' +', 'T', 'x', 'ab', '\0', '<b>', '&nbsp;', '４', 'й', '\u200b', '4242', '4242424242424242', '378282246310005', '5555 5555 5555 4444'),
     // A URL's escapes, escaped again as a page's address is in the gateway's result_url.
-    fc.constantFrom('%20', '%2B', '%252B', '%2520', '%25', '%2F', '%252F', '%3D', '%2D'),
+    fc.constantFrom('%20', '%2B', '%252B', '%2520', '%25', '%2F', '%252F', '%3D', '%2D', '&#32;', '&#x2D;', '&amp;#43;', '&zwj;'),
   );
   const text = fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join(''));
 

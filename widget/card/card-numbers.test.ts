@@ -177,6 +177,57 @@ describe('findCardNumbers', () => {
   });
 });
 
+describe('entities and escapes between digits', () => {
+  // A reader sees what an entity stands for: these are 4242 4242 4242 4242, not 42424242 4242 4242.
+  it.each([
+    ['a decimal entity of a space', '4242&#32;4242 4242 4242'],
+    ['a hexadecimal one', '4242&#x20;4242 4242 4242'],
+    ['one with an upper-case X and leading zeros', '4242&#X0020;4242 4242 4242'],
+    ['a named no-break space', '4242&nbsp;4242 4242 4242'],
+    ['a decimal no-break space', '4242&#160;4242 4242 4242'],
+    ['a decimal hyphen', '4242&#45;4242-4242-4242'],
+    ['a hexadecimal hyphen', '4242&#x2D;4242-4242-4242'],
+    ['a named point', '4242&period;4242.4242.4242'],
+    ['an entity escaped again', '4242&amp;#32;4242 4242 4242'],
+    ['a named space escaped again', '4242&amp;nbsp;4242 4242 4242'],
+    ['a URL\'s escaped space', '4242%204242 4242 4242'],
+    ['a URL\'s escaped hyphen', '4242%2D4242-4242-4242'],
+    ['digits written as entities', '&#52;&#50;&#52;&#50; &#x34;&#x32;&#x34;&#x32; 4242 4242'],
+  ])('reads %s as what it stands for', (_, written) => {
+    const text = `x ${written} Koval`;
+    expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([written]);
+    expect(findCardNumbers(text)[0]?.digits).toBe('4242424242424242');
+  });
+
+  it('reads an entity of nothing seen, and format characters however many, as nothing', () => {
+    for (const text of [
+      '4242&zwj;4242&#8203;4242&#x200B;4242', '42&shy;42 4242 4242 4242', '4242&ZeroWidthSpace;4242&NoBreak;4242&ZeroWidthSpace;4242',
+      // Six zero-width joiners, or twenty, with or beside the most visible marks allowed.
+      ['4242', '4242', '4242', '4242'].join('\u200d'.repeat(6)), ['4242', '4242', '4242', '4242'].join('\u200d'.repeat(20)),
+      ['4242', '4242', '4242', '4242'].join(` ${'\u200d'.repeat(6)}   ${'\u200b'.repeat(6)}    `),
+    ]) {
+      expect(maskCardNumbers(`x ${text} y`, '#'), text).toBe('x # y');
+    }
+  });
+
+  it('leaves no part of an escape or entity after the mask', () => {
+    expect(maskCardNumbers('q=4111%201111%201111%201111%20end', '#')).toBe('q=#%20end');
+    expect(maskCardNumbers('q=4111%25201111%25201111%25201111%2520end', '#')).toBe('q=#%2520end');
+    expect(maskCardNumbers('4111 1111 1111 1111&#32;end', '#')).toBe('#&#32;end');
+  });
+
+  it('keeps ordinary data written with entities as it keeps it written plainly', () => {
+    for (const text of [
+      'Order +4 000 5343 9648 62039833&#46;00 UAH already exists', 'Order +4 000 5343 9648 62039833%2E00 UAH',
+      'Tel. 2255&#45;3769&#32;2255&#45;1462', 'Tel. 2255-3769&nbsp;2255-1462', '+380&#32;44&#32;123&#32;4567', '&#43;380501234567',
+      'x%20%2B49%20151%2012345678', '2026&#45;11&#45;22T10&#58;00&#58;00.123', '411111&#32;1111111111', '411111&#x2C;1111111111',
+      'ref 00000000&#45;5041&#45;2850&#45;8361&#45;64611a000000', 'IBAN UA21&#32;3223&#32;1300&#32;0002&#32;6007&#32;2335&#32;6600&#32;1',
+    ]) {
+      expect(maskCardNumbers(text, '#'), text).toBe(text);
+    }
+  });
+});
+
 describe('a card number\'s first six apart from the rest', () => {
   it('is one with its check digit, but not two numbers white space, a point or a comma apart', () => {
     expect(holdsCardNumber('BIN 411111/1111111111')).toBe(true);

@@ -9,7 +9,10 @@
  * mathematical 𝟒), and so do the look-alikes (superscript ⁴, subscript ₄, circled ④). Between the
  * digits may stand anything that is not a letter — spaces, dashes,
  * dots, `|`, `+`, `:`, `*`, brackets — up to eight between two groups, and what a reader does not see at all:
- * mark-up tags, character entities, combining marks (underlines, keycaps) and format characters.
+ * mark-up tags, combining marks (underlines, keycaps) and format characters, however many. A
+ * character entity (`&#32;`, `&nbsp;`, `&#x2D;`) or a URL's escape (`%20`) reads as the character
+ * it stands for, as a reader sees it: a space or a dash between groups is one, an entity of a
+ * format character is nothing.
  * A group of more than 19 digits may have one run into it, or straddle it and the groups beside
  * it: their digits are judged as one run, and taken whole when a card number stands anywhere in
  * it; a long id without one (most date-time ids) is kept. A group of 19 that is a card number
@@ -59,13 +62,25 @@ const DIGIT_GROUP = new RegExp(String.raw`${ANY_DIGIT}(?:\0*${ANY_DIGIT})*`, 'gu
 const DECIMAL_DIGIT = /\p{Nd}/u;
 const OTHER_DIGIT = new RegExp(String.raw`(?![0-9])${ANY_DIGIT}`, 'gu');
 const LETTER = /\p{L}/u;
-// What a reader does not see between digits: tags (`<b>`, `</span>`), entities (`&nbsp;`,
-// `&#8209;`), combining and enclosing marks (U+0332 underline, U+20E3 keycap, variation
-// selectors) and format characters (zero-width space, soft hyphen).
-const INVISIBLE = /<\/?[a-z][^<>]{0,80}>|&(?:[a-z]{2,8}|#\d{1,6}|#x[\da-f]{1,5});|[\p{M}\p{Cf}]/giu;
+// What a reader does not see between digits: tags (`<b>`, `</span>`), combining and enclosing
+// marks (U+0332 underline, U+20E3 keycap, variation selectors) and format characters (zero-width
+// space, soft hyphen); and entities, named (escaped again too: `&amp;nbsp;`), decimal or
+// hexadecimal, which `shown` reads as what they stand for.
+const INVISIBLE = /<\/?[a-z][^<>]{0,80}>|&(?:amp;)*(?:[a-z]{2,31}|#\d{1,7}|#x[\da-f]{1,6});|[\p{M}\p{Cf}]/giu;
+// An entity's parts, once INVISIBLE has found it (capturing there would slow every match).
+const ENTITY = /(?:#(x?)(\w+)|(\w+));$/i;
 const MAY_HIDE = /[<&\p{M}\p{Cf}]/u;
+const UNSEEN = /[\p{M}\p{Cf}]/u;
+// Named entities of the spaces and marks people put between digits, each name then its character
+// (a short list: the widget's bundle carries it). Any other name is read as nothing: a mask errs safe.
+const NAMED = new Map(
+  'nbsp\xa0ensp\u2002emsp\u2003thinsp\u2009hairsp\u200atab\tnewline\nhyphen\u2010dash\u2010ndash\u2013mdash\u2014minus\u2212period.comma,colon:sol/verbar|lowbar_ast*plus+lpar(rpar)middot\xb7bull\u2022'
+    .match(/[a-z]+[^a-z]/g)!
+    .map((entry) => [entry.slice(0, -1), entry.slice(-1)]),
+);
 // Identifiers: UUIDs, and hexadecimal ids of 16 characters or more (a ledger's 20, an event's 64).
-const IDENTIFIER = /[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|(?<![\p{L}\p{Nd}])(?=[\da-f]*[a-f])[\da-f]{16,}(?![\p{L}\p{Nd}])/giu;
+// A dash written as an entity or escape reads with NUL after it (`&#45;`: `-\0\0\0\0`).
+const IDENTIFIER = /[\da-f]{8}-\0*[\da-f]{4}-\0*[\da-f]{4}-\0*[\da-f]{4}-\0*[\da-f]{12}|(?<![\p{L}\p{Nd}])(?=[\da-f]*[a-f])[\da-f]{16,}(?![\p{L}\p{Nd}])/giu;
 const MAY_IDENTIFY = /[a-f]/i;
 // A hexadecimal-looking word that is a card number and a few letters on either side (`4111…1111abcd`,
 // `abc4111…`, `a4111…1111b`) is not an id: its digits stay digits to judge. About one random 20-digit hex
@@ -73,11 +88,11 @@ const MAY_IDENTIFY = /[a-f]/i;
 const CARD_AND_A_FEW_LETTERS = /^[a-f]{0,4}\d{14,19}[a-f]{0,4}$/i;
 // An IBAN (ISO 13616): a country's two letters, two check digits, then up to 30 letters and
 // digits, written whole or in groups of four.
-const IBAN = /(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}(?:[A-Z\d]{11,30}|(?: [A-Z\d]{4}){2,7}(?: [A-Z\d]{1,3})?)(?![\p{L}\p{Nd}])/gu;
+const IBAN = /(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}(?:[A-Z\d]{11,30}|(?: \0*[A-Z\d]{4}){2,7}(?: \0*[A-Z\d]{1,3})?)(?![\p{L}\p{Nd}])/gu;
 const MAY_BE_IBAN = /[A-Z]{2}\d{2}/;
-// A URL's escapes of spaces and punctuation (`%20`, `%3D`, `%2D`) are one mark each to a reader,
+// A URL's escapes of spaces and punctuation (`%20`, `%3D`, `%2D`) are the mark each stands for,
 // not digits or letters, and so are they escaped again, as a URL put in another's query is
-// (`%2520`); an escaped `+` (`%2B`, `%252B`) is still a plus before a phone number.
+// (`%2520`): `%20` a space, `%2B` a plus before a phone number.
 const PERCENT_ESCAPE = /%(?:25)*(?:2[\da-f]|3[a-f]|40|5[b-f]|60|7[b-e])/gi;
 // A `+` after a space, right before digits, starts a phone number: it ends what came before.
 const PHONE_START = /\s[+＋]$/;
@@ -182,19 +197,35 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand, digits: stri
 }
 
 /**
- * The text as the scan reads it, offsets unchanged: what a reader does not see becomes NUL, and
- * identifiers become letters (not digits to judge).
+ * What a reader sees of a tag, mark or entity, as long as it is written: an entity's character
+ * first (`&#32;` a space, so groups split by it are grouped as they look), then NUL; NUL alone for
+ * the rest and for an entity of nothing seen (`&zwj;`, `&#8203;`, a name not known).
+ */
+function shown(found: string): string {
+  let character = '';
+  if (found[0] === '&') {
+    const [, hex, code, name] = ENTITY.exec(found)!;
+    const point = code ? parseInt(code, hex ? 16 : 10) : 0;
+    character = name ? (NAMED.get(name.toLowerCase()) ?? '') : point <= 0x10ffff ? String.fromCodePoint(point) : '';
+  }
+  return (UNSEEN.test(character) ? '' : character).padEnd(found.length, '\0');
+}
+
+/**
+ * The text as the scan reads it, offsets unchanged: what a reader does not see becomes NUL, an
+ * entity or URL escape its character then NUL, and identifiers become letters (not digits to judge).
  */
 function readable(text: string): string {
-  const hidden = MAY_HIDE.test(text) ? text.replace(INVISIBLE, (found) => '\0'.repeat(found.length)) : text;
-  const unescaped = hidden.includes('%') ? hidden.replace(PERCENT_ESCAPE, (found) => `${'\0'.repeat(found.length - 1)}${/2b$/i.test(found) ? '+' : '%'}`) : hidden;
+  const hidden = MAY_HIDE.test(text) ? text.replace(INVISIBLE, shown) : text;
+  // The character first: a mask that ends at a card's last digit leaves no half of an escape after it.
+  const unescaped = hidden.includes('%') ? hidden.replace(PERCENT_ESCAPE, (found) => String.fromCharCode(parseInt(found.slice(-2), 16)).padEnd(found.length, '\0')) : hidden;
   const identified = MAY_IDENTIFY.test(unescaped) ? unescaped.replace(IDENTIFIER, (found) => (CARD_AND_A_FEW_LETTERS.test(found) ? found : 'x'.repeat(found.length))) : unescaped;
   return MAY_BE_IBAN.test(identified) ? identified.replace(IBAN, (found) => (isIban(found) ? 'x'.repeat(found.length) : found)) : identified;
 }
 
 /** Whether an IBAN's check holds: its first four characters moved to the end, letters as 10–35, it leaves 1 from 97. */
 function isIban(written: string): boolean {
-  const text = written.replaceAll(' ', '');
+  const text = written.replace(/[ \0]/g, '');
   if (text.length < 15) return false;
   let rest = 0;
   for (const character of text.slice(4) + text.slice(0, 4)) rest = Number(`${rest}${parseInt(character, 36)}`) % 97;
@@ -375,7 +406,8 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
         const brand = issuer(number);
         const window = groups.slice(from, to + 1);
         const next = groups[to + 1];
-        const cents = to + 2 === groups.length && next!.digits.length === 2 && CENTS.test(next!.gap);
+        // An entity's or escape's point (`&#46;`, `%2E`) is read with NUL after it.
+        const cents = to + 2 === groups.length && next!.digits.length === 2 && CENTS.test(next!.gap.replace(/\0/g, ''));
         if (!brand || !groupedLikeACard(window.map((group) => group.digits.length), brand, number, window[1]?.gap ?? '', cents) || endsInAWord(scanned, window)) continue;
         if (separatedAsOne(window, number, next)) found(first.start, groups[to]!.end);
         else {
