@@ -11,23 +11,11 @@
  * page is shown again with the `pageshow` event a restored page gets (`persisted`).
  */
 import { expect, test } from '../fixtures.js';
-import { Result } from '../pages/result.js';
+import { leftForTheBank, Result } from '../pages/result.js';
 
 test('back into a page the browser kept whole after 3-D Secure, the form confirms the payment instead of processing for ever', async ({ page, request, stack, sandboxPages }) => {
-  const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
-    headers: { Authorization: `Bearer ${stack.token}` },
-    data: { amount: 42000, currency: 'UAH', description: 'Order 1042', customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' } },
-  });
-  const { id } = (await opened.json()) as { id: string };
-  await page.goto(`/result?checkout_session=${encodeURIComponent(id)}`);
+  const challengeUrl = await leftForTheBank(page, request, stack);
   const form = page.locator('pay-form');
-  await form.getByLabel('Card number').fill('4000 0000 0000 3220');
-  await form.getByLabel('Expiry date').fill(`12/${String(new Date().getFullYear() + 3).slice(2)}`);
-  await form.getByLabel('Security code').fill('123');
-  await page.route(/\/3ds\//, (route) => route.fulfill({ status: 204 }));
-  const challenge = page.waitForRequest(/\/3ds\//);
-  await form.getByRole('button', { name: /^Pay / }).click();
-  const challengeUrl = (await challenge).url();
   // The form's own live region; each field's error is one too.
   const message = form.getByRole('status').and(form.locator('[part="message"]'));
   await expect(message).toHaveText('Taking you to your bank to confirm the payment…');

@@ -5,6 +5,7 @@
  * without a click, reading it once.
  */
 import { expect, test } from '../fixtures.js';
+import { leftForTheBank } from '../pages/result.js';
 
 const OFFLINE = 'You are offline. This checkout will load once you are back online.';
 
@@ -30,21 +31,9 @@ test('a checkout shown offline loads by itself once the connection is back', asy
 });
 
 test('Back into a page the browser kept whole, while offline: the payment shows once the connection is back', async ({ page, context, request, stack }) => {
-  const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
-    headers: { Authorization: `Bearer ${stack.token}` },
-    data: { amount: 42000, currency: 'UAH', description: 'Order 1042', customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' } },
-  });
-  const { id } = (await opened.json()) as { id: string };
-  await page.goto(`/result?checkout_session=${encodeURIComponent(id)}`);
+  // As widget-back-forward.spec.ts: the page shown again as the cache shows it.
+  await leftForTheBank(page, request, stack);
   const form = page.locator('pay-form');
-  await form.getByLabel('Card number').fill('4000 0000 0000 3220');
-  await form.getByLabel('Expiry date').fill(`12/${String(new Date().getFullYear() + 3).slice(2)}`);
-  await form.getByLabel('Security code').fill('123');
-  // As widget-back-forward.spec.ts: the challenge page not loaded, the page shown again as the cache shows it.
-  await page.route(/\/3ds\//, (route) => route.fulfill({ status: 204 }));
-  const challenge = page.waitForRequest(/\/3ds\//);
-  await form.getByRole('button', { name: /^Pay / }).click();
-  await challenge;
   const message = form.locator('[part="message"]');
   await expect(message).toHaveText('Taking you to your bank to confirm the payment…');
 
