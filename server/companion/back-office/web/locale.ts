@@ -41,5 +41,11 @@ function chosen(browser: readonly string[], lang: Language): string {
  * that is the custom). Written "89 %" by hand, a right-to-left page read it "% 89".
  */
 export function formatPercent(rate: number): string {
-  return new Intl.NumberFormat(displayLocale(), { style: 'percent', maximumFractionDigits: 0 }).format(rate);
+  const locale = displayLocale();
+  // Asked for every bucket of the chart at each render: one format a locale, as money.ts keeps.
+  let format = percentFormats.get(locale);
+  if (!format) percentFormats.set(locale, (format = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })));
+  return format.format(rate);
 }
+
+const percentFormats = new Map<string, Intl.NumberFormat>();
