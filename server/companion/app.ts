@@ -163,7 +163,11 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // Under a base path every route and middleware is registered below it, so the companion's
   // policies (security headers, body limits) never reach the routes of an app it is mounted in.
   const app = new Hono<CompanionEnv>().basePath(options.basePath || '/') as Hono<CompanionEnv>;
-  // First: a request reaching a closed companion is refused before anything touches the ledger.
+  // Security headers on every answer, the gate's refusal and a taken body's answer among them
+  // (they answer before anything else runs); no-store on the API, the webhooks and the return
+  // landing (it answers with a session's outcome, or a redirect carrying its id).
+  app.use(answerHeaders(options.publicUrl, ['/api', '/webhooks', '/checkout'].map((prefix) => `${options.basePath}${prefix}`), logger));
+  // Then: a request reaching a closed companion is refused before anything touches the ledger.
   const gate = gateRequests(app, logger);
   // Before anything reads it, a body the host took is said as such, not as a TypeError.
   const bodyTaken = takenBody();
@@ -183,9 +187,6 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const identity = companionIdentity(servedLedger);
   app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, ledgerTag: servedLedger, logger }));
   app.use(logRequests(app));
-  // Security headers on every answer; no-store on the API, the webhooks and the return landing
-  // (it answers with a session's outcome, or a redirect carrying its id).
-  app.use(answerHeaders(options.publicUrl, ['/api', '/webhooks', '/checkout'].map((prefix) => `${options.basePath}${prefix}`)));
   // Before anything reads a body, on every path (routes added by `extend` included).
   app.use(limitBody(options.bodyLimitBytes, { [`${options.basePath}/webhooks/`]: options.webhookBodyLimitBytes }));
   // Naming the companion and its ledger as /healthz does: the public URL check asks the webhook route with a GET.

@@ -46,6 +46,7 @@ import { originOf } from './payments/redirects.js';
 import { INSTANCE_HEADER, instanceId } from './operator/public-url-check.js';
 import { checkTokenizer } from './tokenizer-check.js';
 import { requestAddress } from './http/request-address.js';
+import { securityHeaders } from './http/browser-policies.js';
 import { refuseDuringBuild } from './build-phase.js';
 import { countOpenCompanion } from './open-companions.js';
 
@@ -470,10 +471,12 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
   const inFlight = new InFlight();
   const givingUp = new AbortController();
   let closing = false;
+  // For the answers this server writes outside the app: while it starts, once it closes, the parser's refusals.
+  const security = securityHeaders(options.publicUrl ?? settings.publicUrl);
   const server = httpServer(
-    (request, env) => handle?.(request, env) ?? starting(request, (options.basePath ?? '').replace(/\/+$/, '')),
+    (request, env) => handle?.(request, env) ?? starting(request, (options.basePath ?? '').replace(/\/+$/, ''), security),
     listenHost(settings),
-    new UnparsedRequests(() => composedLogger),
+    new UnparsedRequests(() => composedLogger, security),
     options.requestTimeoutMs,
   );
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -500,7 +503,7 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
         })
       : undefined;
     handle = (request, env) => {
-      if (closing) return shuttingDown(true);
+      if (closing) return shuttingDown({ security });
       const reply = Promise.resolve(composed.app.fetch(request, env as never));
       inFlight.track(reply.then((response) => delivered(response, (env as { outgoing?: ServerResponse }).outgoing)));
       return reply;
@@ -544,17 +547,17 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
  * PostgreSQL ledger: alive (a liveness probe that restarted it would start them over), not ready.
  * Every other request is told to come back, in the API's error shape (a client reads its code).
  */
-export function starting(request: Request, basePath: string): Response {
+export function starting(request: Request, basePath: string, security: Readonly<Record<string, string>>): Response {
   // A companion, though not yet one that can say its ledger: the public URL check asks again.
   const path = requestAddress(request.url)?.pathname;
-  if (path === `${basePath}/healthz`) return Response.json({ status: 'starting' }, { headers: { [INSTANCE_HEADER]: instanceId } });
+  if (path === `${basePath}/healthz`) return Response.json({ status: 'starting' }, { headers: { ...security, [INSTANCE_HEADER]: instanceId } });
   // The check asks the webhook route with a GET; the gateway's POST is told to come back.
   const probed = path === `${basePath}/webhooks/gateway` && request.method !== 'POST';
   return probed
-    ? Response.json({ status: 'starting' }, { status: 503, headers: { 'Retry-After': '1', [INSTANCE_HEADER]: instanceId } })
+    ? Response.json({ status: 'starting' }, { status: 503, headers: { ...security, 'Retry-After': '1', [INSTANCE_HEADER]: instanceId, 'Cache-Control': 'no-store' } })
     : Response.json(
         { error: { code: 'starting', message: 'The payment companion is starting (its ledger is opening): try again in a moment' } },
-        { status: 503, headers: { 'Retry-After': '1', 'Cache-Control': 'no-store' } },
+        { status: 503, headers: { ...security, 'Retry-After': '1', 'Cache-Control': 'no-store' } },
       );
 }
 
@@ -613,13 +616,16 @@ function warnOfAnotherSandbox(baseUrl: string, sandboxOrigin: string | undefined
 async function serveMetrics(composed: ComposedCompanion, address: { host: string; port: number }): Promise<{ url: string; close(): Promise<void> }> {
   const { ledger, app } = composed;
   const { metrics, services } = app.companion;
+  // Outside the app: its middleware never sees these answers.
+  const security = securityHeaders(services.options.publicUrl);
   const server = httpServer(
     async (request) => {
-      if (requestAddress(request.url)?.pathname !== '/metrics' || request.method !== 'GET') return new Response('Not found\n', { status: 404 });
-      return new Response(await metrics.exposition(ledger, services.clock(), services.outage.writesRefused), { headers: { 'Content-Type': metrics.registry.contentType } });
+      if (requestAddress(request.url)?.pathname !== '/metrics' || request.method !== 'GET') return new Response('Not found\n', { status: 404, headers: security });
+      const exposition = await metrics.exposition(ledger, services.clock(), services.outage.writesRefused);
+      return new Response(exposition, { headers: { ...security, 'Content-Type': metrics.registry.contentType } });
     },
     address.host,
-    new UnparsedRequests(() => services.logger),
+    new UnparsedRequests(() => services.logger, security),
   );
   server.listen(address.port, address.host);
   await new Promise<void>((resolve, reject) => {

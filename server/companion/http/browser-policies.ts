@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { CompanionEnv } from '../context.js';
+import type { Logger } from '../log/logger.js';
 import { requestAddress } from './request-address.js';
 
 /**
@@ -33,6 +34,15 @@ function securitySet(publicUrl: string): ReadonlyArray<readonly [string, string]
 }
 
 /**
+ * The security set as a header record, for the answers written outside the app's middleware:
+ * the starting and shutting-down answers, the parser's refusals, a taken body's answer to a Node
+ * host, the metrics listener's. Every answer the companion sends carries the same set.
+ */
+export function securityHeaders(publicUrl: string): Readonly<Record<string, string>> {
+  return Object.fromEntries(securitySet(publicUrl));
+}
+
+/**
  * The headers of every answer: the security set, and `no-store` under `noStorePrefixes` (the
  * API, webhooks, the return landing: sessions and orders must not sit in caches). A route's own
  * value of any of them wins; X-Powered-By goes.
@@ -45,16 +55,16 @@ function securitySet(publicUrl: string): ReadonlyArray<readonly [string, string]
  * (`app.request`, a fetch host) there is no Node answer, and the set goes on the finished
  * Response's headers.
  */
-export function answerHeaders(publicUrl: string, noStorePrefixes: readonly string[]): MiddlewareHandler<CompanionEnv> {
+export function answerHeaders(publicUrl: string, noStorePrefixes: readonly string[], logger: Logger): MiddlewareHandler<CompanionEnv> {
   const security = securitySet(publicUrl);
   const withNoStore = [...security, ['cache-control', 'no-store'] as const];
   const noStoreUnder = (path: string) => noStorePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
-  const dropHostCors = hostCorsRemover();
+  const dropHostCors = hostCorsRemover(logger);
   return (c, next) => {
     const set = noStoreUnder(c.req.path) ? withNoStore : security;
     const outgoing = nodeAnswer(c);
     if (!outgoing) return addToResponse(c, next, set);
-    dropHostCors(outgoing, c);
+    dropHostCors(outgoing);
     for (const [name, value] of set) outgoing.setHeader(name, value);
     outgoing.removeHeader('x-powered-by');
     return next();
@@ -70,9 +80,9 @@ export function answerHeaders(publicUrl: string, noStorePrefixes: readonly strin
  * the mistake is said once. A request pays one header lookup; the preflights that host answers
  * itself never reach the companion.
  */
-function hostCorsRemover(): (outgoing: ServerResponse | Http2ServerResponse, c: Context<CompanionEnv>) => void {
+function hostCorsRemover(logger: Logger): (outgoing: ServerResponse | Http2ServerResponse) => void {
   let said = false;
-  return (outgoing, c) => {
+  return (outgoing) => {
     const hostOrigin = outgoing.getHeader('access-control-allow-origin');
     if (hostOrigin === undefined) return;
     for (const name of outgoing.getHeaderNames()) {
@@ -80,7 +90,7 @@ function hostCorsRemover(): (outgoing: ServerResponse | Http2ServerResponse, c: 
     }
     if (said) return;
     said = true;
-    c.get('logger').error(
+    logger.error(
       'a middleware before the companion set Access-Control-Allow-Origin on its answers (cors(), NestJS\'s enableCors()), which would let the pages of every origin it allows (all, with *) read them: ' +
         'the companion takes it off, and its own CORS follows PAYFORM_ALLOWED_ORIGINS (allowedOrigins), but that middleware still answers the preflights (OPTIONS) itself. ' +
         'Mount the companion before it (NestJS: app.use before enableCors())',

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { CompanionApp } from '../app.js';
 import { bodyTakenAnswer, parserFix } from './body-taken.js';
+import { securityHeaders } from './browser-policies.js';
 import { UnparsedRequests } from './unparsed-requests.js';
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -19,8 +20,10 @@ export type NodeListener = (request: IncomingMessage, response: ServerResponse, 
 export function toNodeListener(app: CompanionApp): NodeListener {
   const { options, logger } = app.companion.services;
   const fix = parserFix(options.basePath);
+  // For the answers written here, outside the app's middleware.
+  const security = securityHeaders(options.publicUrl);
   // A Host no URL can hold reaches the adapter past your server's parser: answered in the envelope.
-  const listener = getRequestListener((request, env) => app.fetch(request, env), { errorHandler: new UnparsedRequests(() => logger).unbuilt });
+  const listener = getRequestListener((request, env) => app.fetch(request, env), { errorHandler: new UnparsedRequests(() => logger, security).unbuilt });
   // Each setup mistake is an error once; the requests after it are debug lines, not a flood.
   const said = new Set<string>();
   const once = (mistake: string): 'error' | 'debug' => {
@@ -43,7 +46,7 @@ export function toNodeListener(app: CompanionApp): NodeListener {
       logger[once('body')](`the request body was read before the companion got it: ${fix}`, { method: incoming.method });
       // A setup mistake its developer meets on the first request: the answer says the fix too.
       const { headers, body } = bodyTakenAnswer(fix);
-      outgoing.writeHead(500, headers);
+      outgoing.writeHead(500, { ...security, ...headers });
       outgoing.end(body);
       return;
     }

@@ -13,13 +13,15 @@ import { InFlight } from './in-flight.js';
 
 /**
  * What a request gets once the companion began to close: come back shortly (to another
- * instance, or to this one restarted). `Connection: close` only from a server of the
- * companion's own that is closing: HTTP/2, which a mounting host may speak, refuses the header.
+ * instance, or to this one restarted). The gate's answer gets the security headers from the app's
+ * middleware; a server of the companion's own that is closing answers outside the app, so it
+ * passes them (`security`), and `Connection: close` with them: HTTP/2, which a mounting host may
+ * speak, refuses that header.
  */
-export function shuttingDown(closesConnection = false): Response {
+export function shuttingDown(closing?: { readonly security: Readonly<Record<string, string>> }): Response {
   return new Response(JSON.stringify({ error: { code: 'shutting_down', message: 'The server is shutting down; try again shortly' } }), {
     status: 503,
-    headers: { 'Content-Type': 'application/json', 'Retry-After': '1', 'Cache-Control': 'no-store', ...(closesConnection ? { Connection: 'close' } : {}) },
+    headers: { ...closing?.security, 'Content-Type': 'application/json', 'Retry-After': '1', 'Cache-Control': 'no-store', ...(closing ? { Connection: 'close' } : {}) },
   });
 }
 
@@ -114,7 +116,7 @@ export class RequestGate {
 
 const gates = new WeakMap<object, RequestGate>();
 
-/** Registers the gate on `app`: call it before any other middleware, so that it sees every request first. */
+/** Registers the gate on `app`: call it before any middleware that reads the ledger, so that it sees every request first. */
 export function gateRequests<E extends Env>(app: Hono<E>, logger: Logger): RequestGate {
   const gate = new RequestGate(logger);
   app.use(gate.admit);

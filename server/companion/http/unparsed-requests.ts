@@ -6,7 +6,9 @@
  * log, so a shop whose cookies outgrew the limit would lose every checkout without a line telling
  * its operator why. Here they are answered with the companion's error envelope, and the first of
  * each kind is a warning naming the cause and the fix (later ones are debug lines: a scanner
- * cannot flood the log).
+ * cannot flood the log). Said again once an hour has passed: a scanner's oversized headers,
+ * sent first, would otherwise use the warning up, and the shop's own cookies outgrowing the
+ * limit later would never be said above debug.
  */
 import { maxHeaderSize as processMaxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Server } from 'node:http';
@@ -22,6 +24,9 @@ interface Refusal {
   readonly warning: string;
 }
 
+/** How long a kind of refusal stays said: one warning an hour, whoever sends them. */
+export const REFUSAL_SAID_FOR_MS = 60 * 60_000;
+
 /** A connection reset, or closed by the client before its request was whole. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 
@@ -36,11 +41,19 @@ export function cutForLateness(socket: object | undefined): boolean {
   return socket !== undefined && cutLate.has(socket);
 }
 
-/** One per server: `logger` is read at each refusal (none yet while the companion starts). */
+/**
+ * One per server: `logger` is read at each refusal (none yet while the companion starts).
+ * `security` (securityHeaders): these answers are written outside the app's middleware.
+ */
 export class UnparsedRequests {
-  readonly #told = new Set<string>();
+  /** When each kind was last said as a warning. */
+  readonly #told = new Map<string, number>();
 
-  constructor(private readonly logger: () => Logger | undefined) {}
+  constructor(
+    private readonly logger: () => Logger | undefined,
+    private readonly security: Readonly<Record<string, string>>,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /** Answers what `server`'s parser refuses (its `clientError` event). */
   watch(server: Server): void {
@@ -52,13 +65,13 @@ export class UnparsedRequests {
       this.#tell(refusal, { parser: error.code ?? 'unknown' });
       // A response already on its way cannot be followed by another on the same connection.
       const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-      if (socket.writable && !inFlight?.headersSent) socket.write(rawAnswer(refusal.status, refusal.code, refusal.message));
+      if (socket.writable && !inFlight?.headersSent) socket.write(this.#rawAnswer(refusal.status, refusal.code, refusal.message));
       socket.destroy(error);
     });
     // Node hands CONNECT (a proxy's tunnel) to this event and, with no listener, drops the
     // connection unanswered: the companion is no proxy, which the 405 says.
     server.on('connect', (_request: unknown, socket: Duplex) => {
-      socket.end(rawAnswer(405, 'method_not_allowed', 'CONNECT is not a method this server takes: it is no proxy'));
+      socket.end(this.#rawAnswer(405, 'method_not_allowed', 'CONNECT is not a method this server takes: it is no proxy'));
     });
   }
 
@@ -77,25 +90,27 @@ export class UnparsedRequests {
 
   #answer(refusal: Refusal, context: Record<string, unknown>): Response {
     this.#tell(refusal, context);
-    return Response.json({ error: { code: refusal.code, message: refusal.message } }, { status: refusal.status, headers: { 'Cache-Control': 'no-store', Connection: 'close' } });
+    return Response.json({ error: { code: refusal.code, message: refusal.message } }, { status: refusal.status, headers: { ...this.security, 'Cache-Control': 'no-store', Connection: 'close' } });
   }
 
   #tell(refusal: Refusal, context: Record<string, unknown>): void {
     const log = this.logger();
     if (!log) return;
-    const first = !this.#told.has(refusal.code);
-    this.#told.add(refusal.code);
-    log[refusal.status >= 500 ? 'error' : first ? 'warn' : 'debug'](refusal.warning, { status: refusal.status, ...context });
+    const now = this.clock();
+    const unsaid = now - (this.#told.get(refusal.code) ?? Number.NEGATIVE_INFINITY) >= REFUSAL_SAID_FOR_MS;
+    if (unsaid) this.#told.set(refusal.code, now);
+    log[refusal.status >= 500 ? 'error' : unsaid ? 'warn' : 'debug'](refusal.warning, { status: refusal.status, ...context });
   }
-}
 
-/** A whole HTTP/1.1 answer in the error envelope, written to a socket no response object has. */
-function rawAnswer(status: number, code: string, message: string): string {
-  const body = JSON.stringify({ error: { code, message } });
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`
-  );
+  /** A whole HTTP/1.1 answer in the error envelope, written to a socket no response object has. */
+  #rawAnswer(status: number, code: string, message: string): string {
+    const body = JSON.stringify({ error: { code, message } });
+    const security = Object.entries(this.security).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    return (
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `${security}Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`
+    );
+  }
 }
 
 const TIMED_OUT: Refusal = {

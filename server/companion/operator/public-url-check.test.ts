@@ -219,7 +219,7 @@ describe('the public URL check, between real companions', () => {
     // Where the public URL points: startCompanion's answer while it opens the ledger, then the companion.
     let opened = false;
     let asked = 0;
-    const front = serve({ fetch: (request, env) => ((asked += 1), opened ? other.companion.fetch(request, env) : starting(request, '')), port: 0, hostname: '127.0.0.1' }) as Server;
+    const front = serve({ fetch: (request, env) => ((asked += 1), opened ? other.companion.fetch(request, env) : starting(request, '', {})), port: 0, hostname: '127.0.0.1' }) as Server;
     await new Promise((resolve) => front.once('listening', resolve));
     const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
     try {
