@@ -13,14 +13,11 @@
  *                  and only with it: `Authorization: Bearer <metrics token>`
  */
 import { Hono } from 'hono';
-import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { requireBearer } from '../http/guards.js';
 import { ApiProblem } from '../http/problem.js';
 import type { Health, Readiness } from '../openapi/api-catalog.js';
-
-/** A readiness probe gives up on the database after this long: a hung database is not ready. */
-const READINESS_TIMEOUT_MS = 2_000;
+import { LedgerReadiness } from './ledger-readiness.js';
 
 /** `identity` (companionIdentity): this process and its ledger, for operators and the public URL check. */
 export function healthRoutes(identity: Readonly<Record<string, string>>): Hono<CompanionEnv> {
@@ -29,19 +26,15 @@ export function healthRoutes(identity: Readonly<Record<string, string>>): Hono<C
     if (c.var.services.outage.restartNeeded) return c.json({ status: 'restart_needed' } satisfies Health, 503, identity);
     return c.json({ status: 'ok' } satisfies Health, 200, identity);
   });
+  // One read of the ledger answers the /readyz requests of a second (ledger-readiness.ts).
+  let readiness: LedgerReadiness | undefined;
   health.get('/readyz', async (c) => {
-    const { ledger, readiness, outage } = c.var.services;
+    const { ledger, readiness: state, outage, clock } = c.var.services;
     const notReady = (status: Readiness['status']) => c.json({ status } satisfies Readiness, 503, { 'Retry-After': '2' });
-    if (readiness.draining) return notReady('draining');
-    if (readiness.foreignLedger) return notReady('foreign_ledger');
-    try {
-      await withTimeout(ledger.listOrders({ limit: 1 }), READINESS_TIMEOUT_MS);
-    } catch (error) {
-      // A database that does not answer in time is not ready either; only a refused or cut
-      // connection starts an outage (logged once, probed until it is back).
-      if (isLedgerUnavailable(error)) outage.noticed(error, { probe: true });
-      return notReady('unavailable');
-    }
+    if (state.draining) return notReady('draining');
+    if (state.foreignLedger) return notReady('foreign_ledger');
+    readiness ??= new LedgerReadiness(ledger, outage, clock);
+    if (!(await readiness.readable())) return notReady('unavailable');
     // It read, but a write was refused (a full or read-only disk) and no probe has written since.
     if (outage.writesRefused) return notReady('unavailable');
     return c.json({ status: 'ready' } satisfies Readiness);
@@ -57,14 +50,4 @@ export function metricsRoutes(token: string): Hono<CompanionEnv> {
     return c.body(await registry.exposition(ledger, clock(), outage.writesRefused), 200, { 'Content-Type': registry.registry.contentType });
   });
   return metrics;
-}
-
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
