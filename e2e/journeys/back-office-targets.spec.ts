@@ -1,0 +1,48 @@
+/**
+ * The links in the back office's tables — an order's id in the list, a refund's receipt — are
+ * targets of their own, not words in a sentence: on a tablet and a laptop each is at least 24 px
+ * tall (WCAG 2.2, 2.5.8), and a click anywhere in that height reaches it. At 20 px (an id in
+ * 0.88 rem type, a line high) a pointer on a tablet missed it onto the row.
+ * On a phone the same links take 40 px (back-office-phone.spec.ts).
+ */
+import type { Locator } from '@playwright/test';
+import { expect, test } from '../fixtures.js';
+import { paidOrder } from '../pages/back-office.js';
+
+/**
+ * Each link in `links` shorter than 24 px, or whose box a click misses at its top or bottom edge:
+ * 'a "1042-shop" 61×20'. A link that wraps is measured line by line, as it is hit.
+ */
+const smallLinks = (links: Locator) =>
+  links.evaluateAll((elements) =>
+    elements.flatMap((link) =>
+      [...link.getClientRects()].flatMap((box) => {
+        const x = box.left + box.width / 2;
+        const hit = (y: number) => link.contains(document.elementFromPoint(x, y));
+        if (box.height >= 24 && hit(box.top + 1) && hit(box.bottom - 1)) return [];
+        return [`a "${(link.textContent ?? '').trim()}" ${Math.round(box.width)}×${Math.round(box.height)}`];
+      }),
+    ),
+  );
+
+test('the links in the orders and operations tables are targets at least 24 px tall on a tablet and a laptop', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack, 'purchase');
+  const other = await paidOrder(request, stack, 'purchase', { amount: 4200 });
+  await backOffice.open(orderId);
+  await backOffice.performed('Refund', { amount: '5.00' });
+  const receipt = backOffice.operations.getByRole('link', { name: 'Refund receipt' });
+  await expect(receipt).toBeVisible();
+  // The list's ids (the worker's stack may list others' orders too).
+  await expect(backOffice.row(other)).toBeVisible();
+  const ids = backOffice.orders.locator('tbody').getByRole('link');
+
+  const small: Record<string, string[]> = {};
+  for (const viewport of [{ width: 820, height: 1180 }, { width: 1280, height: 900 }]) {
+    await page.setViewportSize(viewport);
+    await receipt.scrollIntoViewIfNeeded();
+    small[`${viewport.width} px: the refund’s receipt`] = await smallLinks(receipt);
+    await ids.first().scrollIntoViewIfNeeded();
+    small[`${viewport.width} px: the orders’ ids`] = await smallLinks(ids);
+  }
+  expect(small).toEqual(Object.fromEntries(Object.keys(small).map((where) => [where, []])));
+});
