@@ -151,6 +151,8 @@ export interface PaidOrderOptions {
   /** UAH unless said. */
   readonly currency?: string;
   readonly customer?: { readonly fname: string; readonly lname: string; readonly email: string };
+  /** 'Tea' unless said. */
+  readonly description?: string;
 }
 
 /** A paid order made through the companion's API, as a shop's server and the widget would: its order id. */
@@ -158,11 +160,11 @@ export async function paidOrder(
   request: APIRequestContext,
   stack: { readonly shop: string; readonly token: string },
   method: 'purchase' | 'auth' = 'purchase',
-  { orderId, amount = 1500, currency = 'UAH', customer = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com' } }: PaidOrderOptions = {},
+  { orderId, amount = 1500, currency = 'UAH', customer = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com' }, description = 'Tea' }: PaidOrderOptions = {},
 ): Promise<string> {
   const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
     headers: { Authorization: `Bearer ${stack.token}` },
-    data: { amount, currency, description: 'Tea', method, ...(orderId ? { order_id: orderId } : {}) },
+    data: { amount, currency, description, method, ...(orderId ? { order_id: orderId } : {}) },
   });
   const session = await opened.json();
   // The demo's companion takes no card data: the card goes to the tokenizer the session names, as the widget sends it.

@@ -111,7 +111,7 @@ export function chargeDialog(
       </div>
       <div class="field">
         <label for="charge-description">${t('dialog.description')}</label>
-        <input id="charge-description" name="description" autocomplete="off" maxlength="2048" required aria-required="true"
+        <input id="charge-description" name="description" autocomplete="off" maxlength="2048" required aria-required="true" dir="auto"
           .value=${t('charge.description', { order: order.order_id })} aria-describedby="charge-description-error" aria-invalid=${refused.description ? 'true' : nothing}
           @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
         <span class="field__error" id="charge-description-error">${refused.description ?? ''}</span>

@@ -254,7 +254,7 @@ export function operationDialog(
               // A refusal of the shares as a whole marks each: the focus goes to the first, which reads the reason.
               const described = [problem && `share-${i}-error`, refused.split && 'shares-error'].filter(Boolean).join(' ');
               return html`<div class="field">
-                <label for="share-${i}">${seller.name}</label>
+                <label for="share-${i}">${isolated(seller.name)}</label>
                 <input id="share-${i}" name="share-${i}" inputmode="decimal" autocomplete="off" dir="ltr"
                   .value=${share ? editableAmount(share.amount, currency) : ''} aria-invalid=${described ? 'true' : nothing} aria-describedby=${described || nothing}
                   @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
@@ -265,7 +265,7 @@ export function operationDialog(
         : nothing}
       ${action === 'cancel' ? nothing : html`<div class="field">
         <label for="operation-comment">${t('dialog.comment')}</label>
-        <input id="operation-comment" name="comment" autocomplete="off" maxlength="2048">
+        <input id="operation-comment" name="comment" autocomplete="off" maxlength="2048" dir="auto">
       </div>`}
       ${refusalNotice(error, refused.placed)}
       <div class="dialog-actions">

@@ -309,8 +309,8 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
 function customerText(order: ListedOrder): TemplateResult | string {
   const name = [order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ');
   const email = order.customer?.email;
-  if (!email) return name || '—';
-  return html`${name ? html`${name}<br>` : nothing}<span class="muted" dir="ltr">${breakable(email)}</span>`;
+  if (!email) return name ? isolated(name) : '—';
+  return html`${name ? html`${isolated(name)}<br>` : nothing}<span class="muted" dir="ltr">${breakable(email)}</span>`;
 }
 
 /**
@@ -372,7 +372,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       <div><dt>${t('orders.method')}</dt><dd>${t(METHOD_KEYS[order.method])}</dd></div>
       <div><dt>${t('detail.mode')}</dt><dd>${t(order.mode === 'hosted' ? 'mode.hosted' : 'mode.direct')}</dd></div>
       <div><dt>${t('detail.card')}</dt><dd dir="ltr">${cardText(order.card)}${order.card?.brand ? html` <span class="muted">${order.card.brand}</span>` : nothing}</dd></div>
-      <div><dt>${t('orders.customer')}</dt><dd>${name || '—'}${order.customer?.email ? html`<br><span class="muted" dir="ltr">${breakable(order.customer.email)}</span>` : nothing}${order.customer?.phone ? html`<br><span class="muted" dir="ltr">${order.customer.phone}</span>` : nothing}</dd></div>
+      <div><dt>${t('orders.customer')}</dt><dd>${name ? isolated(name) : '—'}${order.customer?.email ? html`<br><span class="muted" dir="ltr">${breakable(order.customer.email)}</span>` : nothing}${order.customer?.phone ? html`<br><span class="muted" dir="ltr">${order.customer.phone}</span>` : nothing}</dd></div>
       <div><dt>${t('orders.created')}</dt><dd>${stamp(order.created_at, true)}</dd></div>
       <div><dt>${t('detail.gatewayStatus')}</dt><dd>${order.status_code ?? '—'}${order.status_description ? html` <span class="muted">${isolated(order.status_description)}</span>` : nothing}</dd></div>
       ${attempts.length > 1
