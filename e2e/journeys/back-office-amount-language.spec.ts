@@ -1,7 +1,8 @@
 /**
  * The operation dialog's amount in the page's language: prefilled as the page writes amounts,
  * taken back as the operator writes them — thousands apart in well-formed groups, or copied from
- * the page with the currency — and never a thousands separator read as the decimal one.
+ * the page with the currency, or pasted with the invisible marks a right-to-left page copies —
+ * and never a thousands separator read as the decimal one.
  */
 import { expect, test } from '../fixtures.js';
 import type { Page } from '@playwright/test';
@@ -68,4 +69,19 @@ test('in English a refund takes “1,000.00” and the amount as the page shows 
   await backOffice.dialog.getByRole('button', { name: 'Refund', exact: true }).click();
   await expect(backOffice.dialog).toBeHidden();
   expect(refunds).toEqual([{ amount: 100_000 }, { amount: 23_456 }]);
+});
+
+test('an amount pasted with the marks a right-to-left or French page copies is valid in the field, and sent', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack, 'purchase', { amount: 123_456 });
+  await backOffice.open(orderId);
+  const refunds = refundsSent(page);
+  await backOffice.actionButton('Refund').click();
+  const amount = backOffice.dialog.getByLabel('Amount (UAH)');
+  // As a Hebrew page writes it (a right-to-left mark before the figure and the code), no-break
+  // spaces between, and a space the selection took along: none of it seen, none of it refused.
+  await amount.fill('\u200f1\u00a0000.00\u00a0\u200fUAH ');
+  expect(await amount.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(false);
+  await backOffice.dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(backOffice.dialog).toBeHidden();
+  expect(refunds).toEqual([{ amount: 100_000 }]);
 });

@@ -3,6 +3,9 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { amountPattern, editableAmount, formatAmount, fromUnits, typedAmount, typedAmountProblem, units } from './money.js';
 
+/** Amounts pasted with what cannot be seen in them: bidi marks (RLM, LRM, ALM), isolates, no-break and narrow spaces. */
+const PASTED = ['\u200f1\u00a0000,00\u00a0\u200fUAH', '\u200e1\u202f234,50\u200e', ' 249,50\u00a0', '\u2068UAH\u00a0234,56\u2069 ', '\u061c1 000', '1\u200f000'];
+
 describe('amounts in the back office', () => {
   it('sends what the merchant typed as minor units of the currency, decimal comma or point', () => {
     expect(typedAmount(' 249,5 ', 'UAH')).toBe(24950);
@@ -77,6 +80,9 @@ describe('amounts in the back office', () => {
     expect(typedAmount('1 234,50 UAH', 'UAH', 'uk')).toBe(123450);
     // Bidi isolates copied with it are invisible, not part of the figure.
     expect(typedAmount('\u20681 234,50\u2069', 'UAH', 'uk')).toBe(123450);
+    // Marks and spaces around the figure and its sign, as a right-to-left or a French page copies
+    // them: read; a mark inside the figure, which no one wrote there: not.
+    expect(PASTED.map((text) => typedAmount(text, 'UAH', 'uk'))).toEqual([100_000, 123_450, 24950, 23456, 100_000, '1\u200f000']);
     for (const text of ['$1,234.50', 'EUR 1,234.50', 'UAH 1,234.50 UAH', 'UAH', '-UAH 5.00']) expect(typedAmount(text, 'UAH', 'en')).toBe(text);
   });
 
@@ -129,7 +135,7 @@ describe('amounts in the back office', () => {
   });
 
   it('gives the amount field a pattern a browser takes, accepting what is read as an amount and nothing else', () => {
-    const texts = ['1 000,00', '1\u00a0000', '1,000', '1.000', '1,000.00', '1.000,00', '249,5', '1 00', "1'000.50", '1,00,000.00', 'UAH 1,234.50', '1 234,50 грн', '$5', '-5', '5 UAH UAH'];
+    const texts = ['1 000,00', '1\u00a0000', '1,000', '1.000', '1,000.00', '1.000,00', '249,5', '1 00', "1'000.50", '1,00,000.00', 'UAH 1,234.50', '1 234,50 грн', '$5', '-5', '5 UAH UAH', ...PASTED];
     for (const locale of ['en', 'uk', 'en-DK', 'en-CH', 'en-IN']) {
       for (const currency of ['UAH', 'JPY', 'KWD']) {
         // As <input pattern> compiles it.

@@ -42,8 +42,14 @@ export function fromUnits(count: number): ApiAmount {
 /** Spaces that separate thousands in one language or another and are never a decimal mark: typed, or copied from the page (U+00A0, U+202F). */
 const SPACES = '[ \\u00a0\\u202f\\u2009]';
 const SPACE = /^[ \u00a0\u202f\u2009]$/u;
-/** Bidi marks and isolates a copied amount may carry: invisible, never part of the figure. */
-const INVISIBLE = /[\u061c\u200e\u200f\u2066-\u2069]/gu;
+/**
+ * What may stand around the figure and its sign and is no part of either: spaces (U+00A0 and
+ * U+202F among them, as a French page writes "249,50 €") and the bidi marks and isolates an
+ * amount copied from a right-to-left page or a message carries (U+200E, U+200F, U+061C,
+ * U+2066–U+2069), which no one sees. In the pattern itself, which the field's `pattern` is too:
+ * the field and the reading take one text and agree on it.
+ */
+const GAP = '[\\s\\u061c\\u200e\\u200f\\u2066-\\u2069]*';
 /** Text matched as itself in a pattern (a sign, a separator), with only the escapes a `pattern` attribute's `v` flag takes. */
 const escaped = (text: string): string => text.replace(/[$()*+.?[\\\]^{|}/]/gu, '\\$&');
 
@@ -99,7 +105,9 @@ const patterns = new Map<string, RegExp>();
  * An amount as the merchant may type it in `currency`, or copy it from the page, in `locale`
  * (the page's, locale.ts): whole units, maybe with thousands apart — by spaces, or by the
  * locale's own separator — in well-formed groups of three, then the locale's decimal mark and no
- * more digits than the currency has; maybe the currency's sign or code before or after.
+ * more digits than the currency has; maybe the currency's sign or code before or after; spaces
+ * and invisible marks around them (GAP). The amount field's `pattern` and `typedAmount` both
+ * test this one expression, so the field never calls invalid what is read and sent.
  * A thousands separator is never read as a decimal one, nor the other way round:
  * - the other of point and comma is a decimal mark too ("249.50" on a Ukrainian page), but where
  *   the locale separates thousands with it, only before fewer than three digits: "1,000" on an
@@ -128,11 +136,11 @@ export function amountPattern(currency: string, locale: string = displayLocale()
     }
   }
   const figure = `(?:${figures.join('|')})`;
-  let source = `^${figure}$`;
+  let source = `^${GAP}${figure}${GAP}$`;
   if (signs.length) {
     const sign = `(?:${signs.map(escaped).join('|')})`;
     // The sign before or after the figure, not both.
-    source = `^(?!${sign}.*${sign}$)(?:${sign}\\s*)?${figure}(?:\\s*${sign})?$`;
+    source = `^(?!${GAP}${sign}.*${sign}${GAP}$)${GAP}(?:${sign}${GAP})?${figure}(?:${GAP}${sign})?${GAP}$`;
   }
   const pattern = new RegExp(source, 'u');
   patterns.set(key, pattern);
@@ -141,10 +149,9 @@ export function amountPattern(currency: string, locale: string = displayLocale()
 
 /** What the merchant types or copies ("249,50", "1 000,00 грн", "UAH 1,234.50") in `currency` → minor units (24950); anything else as typed. */
 export function typedAmount(text: string, currency: string, locale: string = displayLocale()): ApiAmount {
-  const typed = text.trim();
-  const bare = typed.replace(INVISIBLE, '');
-  if (!amountPattern(currency, locale).test(bare)) return typed;
-  const figure = /\d(?:.*\d)?/u.exec(bare)![0];
+  // Tested as the field's `pattern` tests it: what it accepts is read, what it refuses is not.
+  if (!amountPattern(currency, locale).test(text)) return text.trim();
+  const figure = /\d(?:.*\d)?/u.exec(text)![0];
   const exponent = currencyExponent(currency);
   const last = figure.search(/\D\d*$/u);
   const mark = figure[last] ?? '';
