@@ -3,7 +3,9 @@
  * come (a slow network, an impatient finger): the page must show that session paid and go on to
  * the result, never the details form with the cart still full, which opens a new session to pay a
  * second time. Paid in a duplicate of the tab, the other copy shows the payment, not an empty cart.
- * Offline, opening the payment says the shop could not be reached, in the page's words.
+ * Offline, opening the payment says the shop could not be reached, in the page's words; and Back
+ * into the payment while offline keeps the page, saying why, where reloading it put the browser's
+ * own error page in its place: it loads again by itself once the connection is back.
  */
 import { expect, test } from '../fixtures.js';
 import { Checkout } from '../pages/checkout.js';
@@ -57,4 +59,27 @@ test('offline, "Continue to payment" says the shop could not be reached, not the
   await expect(page.getByRole('alert')).toHaveText('The payment could not be opened: the shop could not be reached. Check your connection and try again.');
   await context.setOffline(false);
   await checkout.continueToPayment();
+});
+
+test('Back into the payment while offline keeps the page and says so, then loads it again once online', async ({ page, context, checkout }) => {
+  await checkout.open();
+  const orderId = await checkout.continueToPayment();
+  await expect(checkout.cardNumber).toBeVisible();
+  await context.setOffline(true);
+  // As Back from another page shows a page the browser kept whole (Chromium's headless shell keeps
+  // none, so the journey gives the page the event such a return gives it: widget-back-forward.spec.ts).
+  await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
+  const notice = page.getByRole('alert');
+  await expect(notice).toHaveText('You are offline. This payment will load again once you are back online.');
+  // Still the shop's page, the payment as it was, not the browser's "No internet".
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(checkout.cardNumber).toBeVisible();
+
+  // The connection back: the page loads again by itself, and shows the same payment.
+  const loaded = page.waitForEvent('load');
+  await context.setOffline(false);
+  await loaded;
+  await expect(checkout.cardNumber).toBeVisible();
+  await expect(notice).toHaveCount(0);
+  expect(await checkout.orderId()).toBe(orderId);
 });

@@ -41,6 +41,8 @@ let contact: Contact = storedContact();
 let options: CheckoutOptions = kept?.options ?? { method: 'purchase', split: false, remember_card: rememberAsked() };
 let errors: Partial<Record<keyof Contact, string>> = {};
 let problem = '';
+/** Shown again while offline: the page waits for the connection to load itself again. */
+let waitingToReload = false;
 
 const page = mountPage('checkout', content, cartLink);
 onCartChange(() => {
@@ -51,10 +53,22 @@ onCartChange(() => {
 // showed when the customer left. Loaded again, it reads what became of the session meanwhile.
 window.addEventListener('pageshow', (event) => {
   if (!event.persisted) return;
-  if (step.name === 'paying') return location.reload();
+  if (step.name === 'paying') return reloadWhenOnline();
   step = { name: 'details' };
   page.refresh();
 });
+
+/**
+ * Loads the page again, once there is a connection to load it with: offline, a reload put the
+ * browser's own error page in place of the checkout. Until then the page stays as it was and says why.
+ */
+function reloadWhenOnline(): void {
+  if (navigator.onLine) return location.reload();
+  if (waitingToReload) return;
+  waitingToReload = true;
+  page.refresh();
+  addEventListener('online', () => location.reload(), { once: true });
+}
 document.addEventListener('pay-success', (event) => {
   if (step.name !== 'paying') return;
   const { session, order_id: orderId } = step.checkout;
@@ -170,6 +184,7 @@ function paymentSection(checkout: OpenedCheckout, ended = false): TemplateResult
   return html`<section class="panel payment" aria-labelledby="payment-heading">
     <h2 id="payment-heading" tabindex="-1">${t('checkout.payment')}</h2>
     <p class="muted">${t('checkout.paymentText', { order: checkout.order_id })}</p>
+    ${waitingToReload ? html`<p class="notice" role="alert">${t('checkout.offline')}</p>` : nothing}
     <section aria-labelledby="card-heading">
       <h3 id="card-heading" class="visually-hidden">${t('checkout.byCard')}</h3>
       <pay-form session=${checkout.session} lang=${lang}></pay-form>
