@@ -62,6 +62,16 @@ async function sendScrolledBy(field: Locator, refused: Locator): Promise<void> {
   await field.press('Enter');
 }
 
+/** Three lines: a cart, a summary and pages long enough to scroll. */
+const LINES = [{ product: ESPRESSO.product, quantity: 1 }, { product: CUP.product, quantity: 2 }, { product: KETTLE.product, quantity: 1 }];
+
+// A returning customer's browser: the cart is in the shop's storage before the first page loads
+// (as Checkout.open leaves it, without its two page loads: the shop's, then the checkout's).
+test.use({
+  storageState: async ({ stack }, use) =>
+    use({ cookies: [], origins: [{ origin: stack.shop, localStorage: [{ name: 'kavarnia:cart', value: JSON.stringify(LINES) }] }] }),
+});
+
 for (const [device, viewport] of [
   ['a short laptop screen', { width: 1280, height: 560 }],
   ['a tablet', { width: 800, height: 600 }],
@@ -70,14 +80,14 @@ for (const [device, viewport] of [
 ] as const) {
   test(`on ${device}, the shop and its checkout never leave the focus under the header`, async ({ page, checkout }) => {
     await page.setViewportSize(viewport);
-    // Three lines: a cart, a summary and pages long enough to scroll.
-    await checkout.open([{ product: ESPRESSO.product, quantity: 1 }, { product: CUP.product, quantity: 2 }, { product: KETTLE.product, quantity: 1 }]);
     await page.goto('/');
+    await expect(page.getByRole('link', { name: 'Cart, 4 items' })).toBeVisible();
     const front = await walkRound(page);
     expect(front.stops).toContain('Shift+Tab: a "Go to checkout"');
     expect.soft(front.covered, 'the products and the cart').toEqual([]);
 
     await page.goto('/checkout');
+    await expect(page.getByRole('heading', { name: 'Checkout', level: 1 })).toBeVisible();
     const details = await walkRound(page);
     expect(details.stops).toContain('Shift+Tab: input "First name"');
     expect.soft(details.covered, 'the details form').toEqual([]);
