@@ -228,6 +228,60 @@ describe('entities and escapes between digits', () => {
   });
 });
 
+describe('mark-up between or around digits, as a browser shows it', () => {
+  it.each([
+    ['line breaks between its fours', '4242<br>4242<br/>4242<BR />4242', '4242<br>4242<br/>4242<BR />4242'],
+    ['table cells', '<tr><td>4242</td><td>4242</td>\n  <td>4242</td><td>4242</td></tr>', '4242</td><td>4242</td>\n  <td>4242</td><td>4242'],
+    ['paragraphs', '<p>4242</p><p>4242</p><p>4242</p><p>4242</p>', '4242</p><p>4242</p><p>4242</p><p>4242'],
+    ['bold first group', '<b>4242</b> 4242 4242 4242', '4242</b> 4242 4242 4242'],
+    ['each digit in its own span', [...'4242424242424242'].map((digit) => `<span>${digit}</span>`).join(''), `${[...'4242424242424242'].map((digit) => `<span>${digit}</span>`).join('').slice('<span>'.length)}`],
+    ['comments, with words in them', '4242<!-- a note -->4242<!---->4242<!--x-->4242', '4242<!-- a note -->4242<!---->4242<!--x-->4242'],
+    ['a tag whose quoted value holds `>`', '4242<img alt="a > b">4242<img alt="a > b">4242<img alt="a > b">4242', '4242<img alt="a > b">4242<img alt="a > b">4242<img alt="a > b">4242'],
+    ['a tag with a long address', `4242 <a href="https://shop.example/${'p/'.repeat(60)}">4242</a> 4242 4242`, `4242 <a href="https://shop.example/${'p/'.repeat(60)}">4242</a> 4242 4242`],
+    ['a declaration, an instruction and a stray end', '4242<!DOCTYPE html>4242<?xml?>4242</ br>4242', '4242<!DOCTYPE html>4242<?xml?>4242</ br>4242'],
+  ])('finds one with %s', (_, written, taken) => {
+    const text = `x ${written} Koval`;
+    expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([taken]);
+    expect(findCardNumbers(text)[0]?.digits).toBe('4242424242424242');
+  });
+
+  it('finds one inside mark-up too, which a browser hides but a log keeps', () => {
+    for (const text of [
+      '<input value="4242424242424242">', '<a href="/pay?card=4242 4242 4242 4242">pay</a>', '<!-- 4242-4242-4242-4242 -->', '<b title="4242.4242.4242.4242">x</b>',
+      // Tags inside a value are text there, but a log's reader sees one number through them.
+      '<input value="4242 <b>4242</b> 4242 4242">', '<input value="2223<span class="pan"> 0031 2200 3222">',
+    ]) {
+      expect(maskCardNumbers(text, '#'), text).not.toMatch(/\d{4}/);
+    }
+    expect(findCardNumbers('<input value="4111 1111 1111 1111">')[0]?.digits).toBe(VISA);
+  });
+
+  it('keeps ordinary data in mark-up, and numbers in cells side by side apart', () => {
+    for (const text of [
+      '<td>+380501234567</td><td>2026-11-23 07:21:16</td><td>1 249.50</td><td>ord_20261123072116</td>',
+      '<b>2024-05-06</b> <i>12:30:00</i> <b>1234.56</b>', '<td>2024</td><td>1234</td><td>5678</td><td>9012</td>',
+      `<tr>${Array.from({ length: 16 }, (_, i) => `<td>${i + 1}</td>`).join('')}</tr>`, '<li>4820024700061</li><li>6f1c2a3b-4d5e-4f60-8123-456789012345</li>',
+      '<a href="/orders/1795384870676">order</a> <span data-ts="1732346476123">today</span>',
+    ]) {
+      expect(maskCardNumbers(text, '#'), text).toBe(text);
+    }
+  });
+
+  it('reads mark-up nothing closes as written, and leaves nothing after a card but what closes it', () => {
+    expect(maskCardNumbers('4242 4242 4242 4242<b unclosed', '#')).toBe('#<b unclosed');
+    expect(maskCardNumbers('4242 4242 4242 4242<!-- and 2026-11-23', '#')).toBe('#<!-- and 2026-11-23');
+    expect(maskCardNumbers('x<y then 4242 4242 4242 4242 done', '#')).toBe('x<y then # done');
+    expect(maskCardNumbers('<i>4242 4242 4242 4242</i> 12/28', '#')).toBe('<i># 12/28');
+  });
+
+  it('reads 100 KB of stray and unclosed mark-up through, and a card number after it', () => {
+    for (const unit of ['<', '<!--', '<a', '<a "', '<a x="', "<a x='", '<!', '</', '4<', '4<!--', '<b>4', '<a <!-- "']) {
+      const text = `${unit.repeat(Math.ceil(100_000 / unit.length))} 4111 1111 1111 1111`;
+      expect(maskCardNumbers(text, '#'), unit).toMatch(/#$/);
+    }
+  });
+});
+
 describe('a card number\'s first six apart from the rest', () => {
   it('is one with its check digit, but not two numbers white space, a point or a comma apart', () => {
     expect(holdsCardNumber('BIN 411111/1111111111')).toBe(true);

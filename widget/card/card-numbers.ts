@@ -9,7 +9,9 @@
  * mathematical 𝟒), and so do the look-alikes (superscript ⁴, subscript ₄, circled ④). Between the
  * digits may stand anything that is not a letter — spaces, dashes,
  * dots, `|`, `+`, `:`, `*`, brackets — up to eight between two groups, and what a reader does not see at all:
- * mark-up tags, combining marks (underlines, keycaps) and format characters, however many. A
+ * mark-up as a browser shows it (tags, comments; a line's break or a table's cell is a space),
+ * combining marks (underlines, keycaps) and format characters, however many. What mark-up holds
+ * (a tag's value, a comment) is read as written too: a browser hides it, a log keeps it. A
  * character entity (`&#32;`, `&nbsp;`, `&#x2D;`) or a URL's escape (`%20`) reads as the character
  * it stands for, as a reader sees it: a space or a dash between groups is one, an entity of a
  * format character is nothing.
@@ -62,11 +64,29 @@ const DIGIT_GROUP = new RegExp(String.raw`${ANY_DIGIT}(?:\0*${ANY_DIGIT})*`, 'gu
 const DECIMAL_DIGIT = /\p{Nd}/u;
 const OTHER_DIGIT = new RegExp(String.raw`(?![0-9])${ANY_DIGIT}`, 'gu');
 const LETTER = /\p{L}/u;
-// What a reader does not see between digits: tags (`<b>`, `</span>`), combining and enclosing
-// marks (U+0332 underline, U+20E3 keycap, variation selectors) and format characters (zero-width
-// space, soft hyphen); and entities, named (escaped again too: `&amp;nbsp;`), decimal or
-// hexadecimal, which `shown` reads as what they stand for.
-const INVISIBLE = /<\/?[a-z][^<>]{0,80}>|&(?:amp;)*(?:[a-z]{2,31}|#\d{1,7}|#x[\da-f]{1,6});|[\p{M}\p{Cf}]/giu;
+// What a reader does not see between digits: combining and enclosing marks (U+0332 underline,
+// U+20E3 keycap, variation selectors) and format characters (zero-width space, soft hyphen); and
+// entities, named (escaped again too: `&amp;nbsp;`), decimal or hexadecimal, which `shown` reads
+// as what they stand for.
+const ENTITY_OR_MARK = String.raw`&(?:amp;)*(?:[a-z]{2,31}|#\d{1,7}|#x[\da-f]{1,6});|[\p{M}\p{Cf}]`;
+// Mark-up, as a browser reads it: a comment (`<!-- -->`, `<!-->`); a declaration, a processing
+// instruction or a stray end (`<!DOCTYPE html>`, `<?xml?>`, `</ br>`) up to its `>`; a tag, its
+// quoted values holding `>` too. Each runs to the text's end when nothing closes it, so a match
+// never fails and the scan stays linear however many `<` there are (`shown` reads it as written,
+// but for the tags in it).
+const MARKUP = String.raw`<!--(?:-?>|[^]*?(?:--!?>|$))|<(?:[!?]|\/(?![a-z]))[^>]*(?:>|$)|<\/?[a-z](?:[^>=]|=\s*(?:"[^"]*(?:"|$)|'[^']*(?:'|$))?)*(?:>|$)`;
+// The text as a browser shows it, and (when its mark-up holds digits) as written.
+const INVISIBLE = new RegExp(`${MARKUP}|${ENTITY_OR_MARK}`, 'giu');
+// The text as written, for what mark-up holds: only a closed tag or comment without a digit in it
+// is read as a browser would (`<input value="4242 <b>4242</b> …">` is one number to a log's reader).
+const WRITTEN_UNSEEN = new RegExp(String.raw`<\/?[a-z][^<>\d]*>|<!--[^<>\d]*-->|${ENTITY_OR_MARK}`, 'giu');
+// Tags a browser breaks a line or a table's cell at (`<br>`, `</td><td>`): a space between digits.
+// Any other (`<b>`, `<span>`, `<x-price>`) and a comment is nothing.
+const BREAKS_LINE = /^<\/?(?:br|p|div|t[dhr]|li|d[dlt]|h\d|hr|[ou]l|table|pre|blockquote|section|article|header|footer)(?![^\s/>])/i;
+const CLOSED = />$/;
+// In mark-up nothing closes: a closed comment or tag (no `<` in it, so each try stops at the next one), an entity, a mark.
+const IN_UNCLOSED = new RegExp(String.raw`<!--(?:-?>|[^<]*?--!?>)|<\/?[a-z](?:[^<>="']|=\s*(?:"[^"<]*"|'[^'<]*'|(?=[^"'])))*>|${ENTITY_OR_MARK}`, 'giu');
+const HAS_DIGIT = new RegExp(ANY_DIGIT, 'u');
 // An entity's parts, once INVISIBLE has found it (capturing there would slow every match).
 const ENTITY = /(?:#(x?)(\w+)|(\w+));$/i;
 const MAY_HIDE = /[<&\p{M}\p{Cf}]/u;
@@ -199,11 +219,16 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand, digits: stri
 /**
  * What a reader sees of a tag, mark or entity, as long as it is written: an entity's character
  * first (`&#32;` a space, so groups split by it are grouped as they look), then NUL; NUL alone for
- * the rest and for an entity of nothing seen (`&zwj;`, `&#8203;`, a name not known).
+ * the rest and for an entity of nothing seen (`&zwj;`, `&#8203;`, a name not known). A tag that
+ * breaks a line is a space; mark-up nothing closes is read as written.
  */
 function shown(found: string): string {
   let character = '';
-  if (found[0] === '&') {
+  if (found[0] === '<') {
+    // Unclosed, it ran to the text's end: only once, so what hides in it is read in one more pass.
+    if (!CLOSED.test(found)) return `<${found.slice(1).replace(IN_UNCLOSED, shown)}`;
+    character = BREAKS_LINE.test(found) ? ' ' : '';
+  } else if (found[0] === '&') {
     const [, hex, code, name] = ENTITY.exec(found)!;
     const point = code ? parseInt(code, hex ? 16 : 10) : 0;
     character = name ? (NAMED.get(name.toLowerCase()) ?? '') : point <= 0x10ffff ? String.fromCodePoint(point) : '';
@@ -212,11 +237,25 @@ function shown(found: string): string {
 }
 
 /**
- * The text as the scan reads it, offsets unchanged: what a reader does not see becomes NUL, an
- * entity or URL escape its character then NUL, and identifiers become letters (not digits to judge).
+ * The readings of a text the scan judges, offsets unchanged: as a browser shows it, its mark-up
+ * read as nothing or a line's break; and, when its mark-up holds digits (an attribute's value, a
+ * comment: `<input value="4242…">`), as written too, which a browser hides but a log keeps.
  */
-function readable(text: string): string {
-  const hidden = MAY_HIDE.test(text) ? text.replace(INVISIBLE, shown) : text;
+function readings(text: string): string[] {
+  if (!MAY_HIDE.test(text)) return [readable(text)];
+  let markupHoldsDigits = false;
+  const rendered = text.replace(INVISIBLE, (found) => {
+    markupHoldsDigits ||= found[0] === '<' && HAS_DIGIT.test(found);
+    return shown(found);
+  });
+  return markupHoldsDigits ? [readable(rendered), readable(text.replace(WRITTEN_UNSEEN, shown))] : [readable(rendered)];
+}
+
+/**
+ * A text's reading (its mark-up, entities and marks read) with URL escapes read as their
+ * characters then NUL, and identifiers made letters (not digits to judge).
+ */
+function readable(hidden: string): string {
   // The character first: a mask that ends at a card's last digit leaves no half of an escape after it.
   const unescaped = hidden.includes('%') ? hidden.replace(PERCENT_ESCAPE, (found) => String.fromCharCode(parseInt(found.slice(-2), 16)).padEnd(found.length, '\0')) : hidden;
   const identified = MAY_IDENTIFY.test(unescaped) ? unescaped.replace(IDENTIFIER, (found) => (CARD_AND_A_FEW_LETTERS.test(found) ? found : 'x'.repeat(found.length))) : unescaped;
@@ -378,9 +417,28 @@ export function findCardNumbers(text: string): CardNumberSpan[] {
 
 /** The scan itself, without the quick look first (the tests compare the two). */
 export function scanForCardNumbers(text: string): CardNumberSpan[] {
-  const spans: { start: number; end: number }[] = [];
   if (!hasEnoughDigits(text)) return [];
-  const scanned = readable(text);
+  const [shownSpans, writtenSpans] = readings(text).map(spansIn);
+  return writtenSpans ? united(shownSpans!, writtenSpans) : shownSpans!;
+}
+
+/**
+ * The spans of two readings as one list in order, spans that overlap made one (its digits those
+ * of the wider: a card number read through a tag around it and the same one read inside it).
+ */
+function united(one: readonly CardNumberSpan[], other: readonly CardNumberSpan[]): CardNumberSpan[] {
+  const spans: CardNumberSpan[] = [];
+  for (const span of [...one, ...other].sort((a, b) => a.start - b.start)) {
+    const last = spans.at(-1);
+    if (!last || span.start >= last.end) spans.push(span);
+    else spans[spans.length - 1] = { start: last.start, end: Math.max(last.end, span.end), digits: span.end - span.start > last.end - last.start ? span.digits : last.digits };
+  }
+  return spans;
+}
+
+/** Where one reading of a text (see `readings`) holds card numbers, in order. */
+function spansIn(scanned: string): CardNumberSpan[] {
+  const spans: { start: number; end: number }[] = [];
   let last: { start: number; end: number } | undefined;
   const found = (start: number, digitsEnd: number) => {
     // The marks on its last digit and the tags closing it go with it.

@@ -70,6 +70,17 @@ describe('a card number in free text, however it is written', () => {
     expect(stored.sort()).toEqual(SPELLINGS.map((spelling) => `read out ${masked(spelling)}; ${ORDINARY}`).sort());
   });
 
+  it('is masked in a description shown as HTML, mark-up between or around its digits; ordinary data in mark-up is not', async () => {
+    const stack = await open();
+    // A line's break or a table's cells between its fours, a comment, digits each in a tag, one in an attribute.
+    const markup = ['4242<br>4242<br>4242<br>4242', '<td>4242</td><td>4242</td><td>4242</td><td>4242</td>', `4242<!-- ${'x'.repeat(9)} -->4242<!-- -->4242<!---->4242`, [...PAN].map((digit) => `<span>${digit}</span>`).join(''), `<input value="${PAN}">`];
+    const ordinary = '<td>+380501234567</td><td>2026-11-23 07:21:16</td><td>1 249.50</td><b>4820024700061</b>';
+    const session = await stack.openSession({ amount: 100, description: `Tea; ${markup.join(' ; ')}; ${ordinary}` });
+    const description = `Tea; [card number] ; <td>[card number]</td> ; [card number] ; <span>[card number] ; <input value="[card number]">; ${ordinary}`;
+    expect(session.description).toBe(description);
+    expect((await stack.ledger.getSession(session.id))?.description).toBe(description);
+  });
+
   it('is masked in the text of a signed event, which is stored and answered 200', async () => {
     const stack = await open();
     await stack.control('PUT', '/_sandbox/faults', { webhook_delay_ms: 3_600_000 });
