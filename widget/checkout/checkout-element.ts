@@ -200,9 +200,13 @@ export abstract class CheckoutElement extends LitElement {
       // either; anything else may pass, so the hosted button stays on offer.
       this.phase = unknown || code === 'misconfigured' ? 'closed' : 'ready';
       this.view = this.#readied = undefined;
+      const current = () => run === this.#run;
+      // Online, the companion may be away for a moment, and is then read again without a click
+      // (paying.ts, `readAgain`, which tells the error); without that chunk, told as ever.
+      if (navigator.onLine && !unknown) return void loadPaying(this).then((module) => (module ? module.readAgain(this, error, current) : current() && this.fail(error)));
       // Nothing answered (offline: said so): read again as the connection comes back, not at a click.
-      if (code === 'network') addEventListener('online', () => run === this.#run && this.load(), { once: true });
-      this.fail(error, unknown ? this.t.unknown : navigator.onLine ? undefined : this.t.offline_read);
+      if (code === 'network') addEventListener('online', () => current() && this.load(), { once: true });
+      this.fail(error, unknown ? this.t.unknown : this.t.offline_read);
     }
   }
 

@@ -30,6 +30,7 @@ function element(tag: 'pay-form' | 'pay-button', session: string, pollInterval: 
   return made;
 }
 
+const OFFLINE = 'You are offline. The outcome of your payment will show here once you are back online.';
 const checkAgain = (each: CheckoutElement): number => [...each.shadowRoot!.querySelectorAll('button')].filter((button) => button.textContent === 'Check again').length;
 const reads = (calls: { url: string; method: string }[], session: string): number => calls.filter((call) => call.method === 'GET' && call.url.endsWith(session)).length;
 
@@ -76,6 +77,45 @@ describe('a pending session with several elements in the page', () => {
     } finally {
       document.removeEventListener('pay-success', listen);
     }
+  });
+
+  it('says the connection lost once, from the element that reads, and the other says so once it reads', async () => {
+    const { session } = await challenged();
+    const button = element('pay-button', session, 50, 60_000);
+    const form = element('pay-form', session, 50, 60_000);
+    await fixture(html`<div>${button}${form}</div>`);
+    await waitUntil(() => form.phase === 'confirming' && button.phase === 'confirming', 'not confirming');
+    let down = true;
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => !down });
+    const calls = watchFetch((call) => (down && call.url.includes('/api/checkout/') ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
+    try {
+      dispatchEvent(new Event('offline'));
+      await Promise.all([form.updateComplete, button.updateComplete]);
+      expect([message(form), message(button)]).to.deep.equal([OFFLINE, 'Confirming your payment…']);
+      // The form leaves: the button reads now, and says it.
+      form.remove();
+      await waitUntil(() => message(button) === OFFLINE, `the button did not say it: ${message(button)}`);
+      down = false;
+      dispatchEvent(new Event('online'));
+      await button.updateComplete;
+      expect(message(button)).to.equal('Confirming your payment…');
+    } finally {
+      calls.restore();
+      delete (navigator as { onLine?: boolean }).onLine;
+    }
+  });
+
+  it('lets a follower taken out of the page stop at once, not at its reader\'s next read', async () => {
+    const { session } = await challenged();
+    // The form reads for both, once a minute: nothing it reads comes during this test.
+    const button = element('pay-button', session, 60_000, 600_000);
+    const form = element('pay-form', session, 60_000, 600_000);
+    await fixture(html`<div>${form}${button}</div>`);
+    await waitUntil(() => form.phase === 'confirming' && button.phase === 'confirming', 'not confirming');
+    const following = button.poll();
+    button.remove();
+    await following;
+    expect(button.phase).to.equal('confirming');
   });
 
   it('moves the reading to the button when the form leaves, and back when it comes again', async () => {

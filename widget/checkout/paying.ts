@@ -61,6 +61,7 @@ export function ready(element: CheckoutElement): void {
       },
       hostDisconnected: () => {
         shown.delete(element);
+        unfollow(element);
         // Offering its session's challenge, it hands the offer on to an element of the session still in the page.
         if (offering.get(element.session) === element) share(element.session);
         if (held.has(element)) return release(element);
@@ -69,10 +70,10 @@ export function ready(element: CheckoutElement): void {
       },
       // Ready once it has read the session (told as it was made, it was reading as it came in): held
       // as it shows, in this update. Confirming or waiting offline (as it begins, or "Check
-      // again" pressed), it says so rather than what it would say online.
+      // again" pressed), the reader of the outcome says so rather than what it would say online (`tellConnection`).
       hostUpdate: () => {
         payers.forEach(follow);
-        if (!navigator.onLine) tellOffline(element);
+        tellConnection(element);
       },
       hostUpdated: () => {
         follow(element);
@@ -494,7 +495,7 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   while (watching()) {
     if (!leads()) {
       // The others show what it reads, and the page hears that end from it alone (`echoes`).
-      const view = await news(session);
+      const view = await news(session, element);
       if (view) return echoes.set(element, view), view;
       continue;
     }
@@ -510,15 +511,22 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   return undefined;
 }
 
-/** Of each session, the elements following its reader (`settled`), woken with what it read. */
-const following = new Map<string, ((view?: SessionView) => void)[]>();
-/** The outcome `session`'s reader reads next; undefined when the reader changed. */
-const news = (session: string): Promise<SessionView | undefined> =>
-  new Promise((resolve) => following.set(session, [...(following.get(session) ?? []), resolve]));
+/** Of each session, the elements following its reader (`settled`), each woken with what it read. */
+const following = new Map<string, Map<CheckoutElement, (view?: SessionView) => void>>();
+/** The outcome `session`'s reader reads next, for `follower`; undefined when the reader changed or the follower left. */
+const news = (session: string, follower: CheckoutElement): Promise<SessionView | undefined> =>
+  new Promise((resolve) => following.set(session, (following.get(session) ?? new Map()).set(follower, resolve)));
 function wake(session: string, view?: SessionView): void {
-  const woken = following.get(session) ?? [];
+  const woken = following.get(session);
   following.delete(session);
-  for (const resolve of woken) resolve(view);
+  woken?.forEach((resolve) => resolve(view));
+}
+/** A follower out of the page follows no more: woken as it leaves (its reading stops), not held until its reader's news. */
+function unfollow(follower: CheckoutElement): void {
+  for (const [session, followers] of following) {
+    followers.get(follower)?.();
+    if (followers.delete(follower) && !followers.size) following.delete(session);
+  }
 }
 /** Of each follower, the end it shows as its reader read it: told to the page by the reader only (`relay`). */
 const echoes = new WeakMap<CheckoutElement, SessionView>();
@@ -578,16 +586,14 @@ const offering = new Map<string, CheckoutElement>();
 
 /**
  * One offer of a challenge a page, not one an element: a `<pay-button>` beside the form, both back
- * from the bank, would each say the bank is waiting and each offer to go on. Of the session's
- * elements in the page confirming or waiting, a card form offers it — a challenge comes of paying
- * by card, so that is where the customer paid — else the first in the page; the others say the
- * payment is being confirmed. Chosen again as an element comes, goes or moves on, so the offer
+ * from the bank, would each say the bank is waiting and each offer to go on. The reader of the
+ * outcome offers it (`awaiting`); the others say the payment is being confirmed. Chosen again as an element comes, goes or moves on, so the offer
  * moves rather than doubles or vanishes; elements of another session are not touched. `said`:
  * the words are to be said even though the offer stays where it was.
  */
 function share(session: string, said?: boolean): void {
-  const candidates = [...shown].filter((each) => each.isConnected && each.session === session && /^(co|w)/.test(each.phase));
-  const owner = candidates.sort((a, b) => +a.hosted - +b.hosted || (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING ? 1 : -1))[0];
+  const candidates = awaiting(session);
+  const owner = candidates[0];
   const before = offering.get(session);
   const moved = before !== owner;
   if (owner) offering.set(session, owner);
@@ -608,22 +614,30 @@ function share(session: string, said?: boolean): void {
 }
 
 /**
- * While a payment's outcome is awaited (confirming, waiting), a connection lost is said, not left
- * behind a spinner; back online, the element says what it said before, and reads the outcome at
- * once (`nap`). Nothing is paid meanwhile: those phases offer no pay button.
+ * The elements of `session` in the page awaiting its outcome (confirming, waiting), the one that
+ * reads it for all first (`share`): a card form — a challenge comes of paying by card, so that is
+ * where the customer paid — else the first in the page.
  */
-function tellOffline(element: CheckoutElement): void {
-  const { t } = element;
-  if (/^(co|w)/.test(element.phase) && t.offline) element.say(t.offline);
+const awaiting = (session: string): CheckoutElement[] =>
+  [...shown]
+    .filter((each) => each.isConnected && each.session === session && /^(co|w)/.test(each.phase))
+    .sort((a, b) => +a.hosted - +b.hosted || (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING ? 1 : -1));
+
+/**
+ * While a payment's outcome is awaited (confirming, waiting), a connection lost is said, not left
+ * behind a spinner — by the element that reads the outcome, once a page as "Check again" is: a
+ * screen reader hears it from one live region, not from each element of the session. Back
+ * online, or no longer the reader, the element says what it said before, and the outcome is read
+ * at once (`nap`). Nothing is paid meanwhile: those phases offer no pay button.
+ */
+function tellConnection(element: CheckoutElement): void {
+  const { t, phase, notice, session } = element;
+  if (!/^(co|w)/.test(phase) || !t.offline) return;
+  const reader = awaiting(session)[0] === element;
+  if (!navigator.onLine && reader) element.say(t.offline);
+  else if (notice === t.offline) element.say(phase === 'waiting' ? t.waiting || t.confirming : element.offer && reader ? t.challenge_waiting! : t.confirming);
 }
-addEventListener('offline', () => shown.forEach(tellOffline));
-addEventListener('online', () =>
-  shown.forEach((element) => {
-    const { t, phase } = element;
-    if (element.notice !== t.offline || !/^(co|w)/.test(phase)) return;
-    element.say(phase === 'waiting' ? t.waiting || t.confirming : element.offer && offering.get(element.session) === element ? t.challenge_waiting! : t.confirming);
-  }),
-);
+for (const type of ['offline', 'online']) addEventListener(type, () => shown.forEach(tellConnection));
 
 /**
  * Waits `interval` before the next read of an outcome; offline, until the connection is back,
@@ -640,6 +654,38 @@ const nap = (interval: number): Promise<void> =>
     const timer = navigator.onLine ? setTimeout(wake, interval) : undefined;
     addEventListener('online', wake);
   });
+
+/**
+ * Nothing answered, or a server in front of the companion answered for it (502–504): the companion
+ * is down or restarting (a deploy), and may be back in a moment.
+ */
+const companionAway = (error: unknown): boolean => error instanceof CompanionError && (error.code === 'network' || error.status > 501);
+
+/**
+ * A session read that failed online (checkout-element.ts, `load`). The companion away: said once
+ * (the page hears `pay-error` once, the live region says it once), and the session read again by
+ * the element itself half a `pollInterval` later (1 s), then twice as long each time up to four
+ * of them (8 s), for half a `pollTimeout` (30 s) at most. Reads alone: a payment is never sent
+ * again by itself (its request carries no key the companion could know a second one by).
+ * Answered, the element loads the session; still away, the customer is asked to try again, and
+ * its button reads the session at a click. `current`: the read is still the element's (no other
+ * session set since, no click that read it again).
+ */
+export async function readAgain(element: CheckoutElement, error: unknown, current: () => boolean): Promise<void> {
+  if (!current()) return;
+  const { pollInterval, pollTimeout, t } = element;
+  // Anything else is told as it was met: a click (the hosted button) reads the session again.
+  if (!companionAway(error)) return element.fail(error);
+  element.fail(error, t.retrying);
+  for (let wait = pollInterval / 2, until = Date.now() + pollTimeout / 2; Date.now() < until; wait = Math.min(wait * 2, pollInterval * 4)) {
+    await nap(wait);
+    if (!current()) return;
+    const again = await fetchView(element).then(() => undefined, (failed: unknown) => failed);
+    if (!current()) return;
+    if (!companionAway(again)) return void element.load();
+  }
+  element.say(element.t.network || element.t.server, true);
+}
 
 /**
  * The session once it is no longer pending, read every `interval` until `timeout` has passed or

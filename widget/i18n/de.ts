@@ -33,6 +33,7 @@ const de: Catalog = {
   challenge_continue: 'Weiter zu Ihrer Bank',
   offline: 'Sie sind offline. Das Ergebnis Ihrer Zahlung erscheint hier, sobald Sie wieder online sind.',
   offline_read: 'Sie sind offline. Der Bezahlvorgang wird geladen, sobald Sie wieder online sind.',
+  retrying: 'Der Zahlungsdienst ist nicht erreichbar. Neuer Versuch läuft…',
   not_taken: 'Es wurde keine Zahlung belastet. Sie können jetzt bezahlen.',
   tries_used: 'Die Karte wurde abgelehnt, und es sind keine weiteren Versuche möglich. Bitte beginnen Sie von vorn.',
   redirect_hosted: 'Sie werden zur sicheren Zahlungsseite weitergeleitet…',

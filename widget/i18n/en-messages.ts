@@ -22,6 +22,8 @@ const enMessages = {
   offline: 'You are offline. The outcome of your payment will show here once you are back online.',
   // A session read that found no connection: read again by itself once the connection is back.
   offline_read: 'You are offline. This checkout will load once you are back online.',
+  // A session read the companion did not answer, online: read again by itself for a while.
+  retrying: 'Could not reach the payment service. Trying again…',
   not_taken: 'No payment was taken. You can pay now.',
   tries_used: 'The card was declined, and this checkout takes no more attempts. Please start again.',
   redirect_hosted: 'Taking you to the secure payment page…',

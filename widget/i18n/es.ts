@@ -33,6 +33,7 @@ const es: Catalog = {
   challenge_continue: 'Continuar con tu banco',
   offline: 'Estás sin conexión. El resultado de tu pago aparecerá aquí en cuanto vuelvas a estar en línea.',
   offline_read: 'Estás sin conexión. El pago se cargará en cuanto vuelvas a estar en línea.',
+  retrying: 'No se pudo conectar con el servicio de pago. Volviendo a intentarlo…',
   not_taken: 'No se ha cobrado nada. Puedes pagar ahora.',
   tries_used: 'La tarjeta fue rechazada y no quedan más intentos. Vuelve a empezar.',
   redirect_hosted: 'Te llevamos a la página de pago segura…',

@@ -33,6 +33,7 @@ const fr: Catalog = {
   challenge_continue: 'Continuer avec votre banque',
   offline: 'Vous êtes hors ligne. Le résultat de votre paiement s’affichera ici dès votre retour en ligne.',
   offline_read: 'Vous êtes hors ligne. Le paiement se chargera dès votre retour en ligne.',
+  retrying: 'Impossible de joindre le service de paiement. Nouvelle tentative…',
   not_taken: 'Aucun paiement n’a été effectué. Vous pouvez payer maintenant.',
   tries_used: 'La carte a été refusée et aucune autre tentative n’est possible. Veuillez recommencer.',
   redirect_hosted: 'Redirection vers la page de paiement sécurisée…',

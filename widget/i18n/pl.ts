@@ -33,6 +33,7 @@ const pl: Catalog = {
   challenge_continue: 'Przejdź do banku',
   offline: 'Jesteś offline. Wynik płatności pojawi się tutaj, gdy tylko połączenie wróci.',
   offline_read: 'Jesteś offline. Płatność załaduje się, gdy tylko połączenie wróci.',
+  retrying: 'Nie udało się połączyć z serwisem płatności. Ponawiamy próbę…',
   not_taken: 'Płatność nie została pobrana. Możesz zapłacić teraz.',
   tries_used: 'Karta została odrzucona, a limit prób został wykorzystany. Zacznij od nowa.',
   redirect_hosted: 'Przekierowujemy na bezpieczną stronę płatności…',

@@ -462,7 +462,8 @@ describe('hosted checkout', () => {
         button(payButton).click();
         expect((await error).detail.code).to.equal('network');
         await payButton.updateComplete;
-        expect(message(payButton)).to.equal('Could not reach the payment service. Please try again.');
+        // Read again by itself after each click, as a companion down for a moment would be (companion-away.browser.test.ts).
+        expect(message(payButton)).to.equal('Could not reach the payment service. Trying again…');
       }
       expect(said).to.deep.equal(["<pay-button>: nothing answered at http://127.0.0.1:9: if the connection is up, allow http://127.0.0.1:9 in the page's Content-Security-Policy connect-src, or set <pay-button endpoint> to where the payform companion runs"]);
     });

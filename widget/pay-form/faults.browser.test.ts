@@ -551,7 +551,7 @@ describe('<pay-form> when things go wrong', () => {
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`, `<pay-form>: ${named.detail.reason}`]);
     });
 
-    it('names the endpoint on the console when nothing answers there; the customer may try again', async () => {
+    it('names the endpoint on the console when nothing answers there; the customer hears it is tried again', async () => {
       const warnings: string[] = [];
       const real = console.warn;
       console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
@@ -559,7 +559,8 @@ describe('<pay-form> when things go wrong', () => {
         // Port 9 (discard): nothing listens there.
         const { form, detail } = await failAt('http://127.0.0.1:9', await createSession());
         expect(detail.code).to.equal('network');
-        expect(message(form)).to.equal('Could not reach the payment service. Please try again.');
+        // As a companion down for a moment would be (companion-away.browser.test.ts).
+        expect(message(form)).to.equal('Could not reach the payment service. Trying again…');
         expect(warnings).to.deep.equal(["<pay-form>: nothing answered at http://127.0.0.1:9: if the connection is up, allow http://127.0.0.1:9 in the page's Content-Security-Policy connect-src, or set <pay-form endpoint> to where the payform companion runs"]);
       } finally {
         console.warn = real;
