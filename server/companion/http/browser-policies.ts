@@ -10,6 +10,7 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import type { Logger } from '../log/logger.js';
 import { requestAddress } from './request-address.js';
+import { SaidLately } from './said-lately.js';
 
 /**
  * What every answer carries unless its route set the header itself: the set hono/secure-headers
@@ -117,14 +118,19 @@ function nodeAnswer(c: Context<CompanionEnv>): ServerResponse | Http2ServerRespo
   return outgoing && !outgoing.headersSent ? outgoing : undefined;
 }
 
-/** Distinct refused origins remembered for the once-per-origin warning: anyone can send any Origin. */
-const REFUSED_ORIGINS_REMEMBERED = 1000;
+/**
+ * Refused origins said as warnings: each once an hour, a few an hour at most. Only requests that
+ * named a session this companion opened count (see refusalNotice), so a stranger's made-up
+ * origins cannot use these up.
+ */
+const REFUSED_ORIGINS_SAID = 20;
+const REFUSED_ORIGINS_WINDOW_MS = 60 * 60_000;
 
 /**
  * CORS for the merchant's pages. A page on another origin is refused by its browser with
- * nothing the customer can read ("could not reach"), so each refused origin is logged once,
- * naming the setting that lets it in. The companion's own origin (its pages, the demo's) needs
- * no CORS and is not reported, whatever host name it was reached by.
+ * nothing the customer can read ("could not reach"), so a refused origin is logged, naming the
+ * setting that lets it in. The companion's own origin (its pages, the demo's) needs no CORS and
+ * is not reported, whatever host name it was reached by.
  *
  * Written here rather than with hono/cors: that one adds `Vary` through `c.header()` once the
  * route has answered, which makes Hono rebuild the answer around its body as a web stream — on
@@ -133,29 +139,20 @@ const REFUSED_ORIGINS_REMEMBERED = 1000;
  */
 export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: string): MiddlewareHandler<CompanionEnv> {
   const allowed = new Set(allowedOrigins);
-  const reported = new Set<string>();
+  const refused = refusalNotice();
   const dropHostCors = hostCorsOnAnswers();
-  const allowOrigin = (origin: string, c: Context<CompanionEnv>): string | undefined => {
-    if (allowed.has(origin)) return origin;
-    // A same-origin request (the companion's own pages, under whatever host name) needs no CORS;
-    // nor does one its browser calls same-origin though it came through a proxy of the page's
-    // origin (a Vite dev server's): nothing is refused it, and a missing origin costs only the way
-    // back from 3-D Secure, which the return route warns of.
-    const sameOrigin = origin === ownOrigin || origin === requestAddress(c.req.url)?.origin || c.req.header('sec-fetch-site') === 'same-origin';
-    if (!sameOrigin && !reported.has(origin) && reported.size < REFUSED_ORIGINS_REMEMBERED) {
-      reported.add(origin);
-      // `null`: a page opened from file://, or sandboxed; no setting can allow it.
-      const fix = origin === 'null' ? 'it has no origin (a page opened from file://, or sandboxed): serve the page over http(s)' : 'add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop';
-      // The browser refuses the page the answer (and a JSON post its preflight): the request itself
-      // may still have run, as a client outside a browser sends what it likes.
-      c.get('logger').warn(`a page whose origin is not allowed called the checkout API, and its browser is refused the answer: ${fix}`, { origin });
-    }
-    return undefined;
-  };
+  // A same-origin request (the companion's own pages, under whatever host name) needs no CORS;
+  // nor does one its browser calls same-origin though it came through a proxy of the page's
+  // origin (a Vite dev server's): nothing is refused it, and a missing origin costs only the way
+  // back from 3-D Secure, which the return route warns of.
+  const sameOrigin = (origin: string, c: Context<CompanionEnv>) =>
+    origin === ownOrigin || origin === requestAddress(c.req.url)?.origin || c.req.header('sec-fetch-site') === 'same-origin';
   return async (c, next) => {
     const origin = c.req.header('origin');
-    const allowedOrigin = origin ? allowOrigin(origin, c) : undefined;
+    const allowedOrigin = origin && allowed.has(origin) ? origin : undefined;
     if (c.req.method === 'OPTIONS') {
+      // A preflight names no session: its refusal is weighed when the page's GET comes.
+      if (origin && !allowedOrigin && !sameOrigin(origin, c)) refused(c, origin);
       const preflight = new Headers(PREFLIGHT);
       if (allowedOrigin) preflight.set('Access-Control-Allow-Origin', allowedOrigin);
       return new Response(null, { status: 204, headers: preflight });
@@ -168,13 +165,42 @@ export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: strin
       if (allowedOrigin) outgoing.setHeader('Access-Control-Allow-Origin', allowedOrigin);
       if (allowedOrigin || !origin) return next();
       await next();
+      if (!sameOrigin(origin, c)) refused(c, origin);
       return dropHostCors(c);
     }
     await next();
     const headers = c.res.headers;
     headers.append('Vary', 'Origin');
     if (allowedOrigin) headers.set('Access-Control-Allow-Origin', allowedOrigin);
-    else if (origin) dropHostCors(c);
+    else if (origin) {
+      if (!sameOrigin(origin, c)) refused(c, origin);
+      dropHostCors(c);
+    }
+  };
+}
+
+/**
+ * What is said of a refused origin, once the route has answered. Anyone can send any Origin, so
+ * an origin is only said as a warning when its request named a session this companion opened
+ * (the route answered it): the widget's first call, a plain GET of its session, does, and a
+ * stranger cannot make that up — and even then each origin only once an hour, a few at most.
+ * Any other refusal (a preflight, a session no one opened) is a debug line: a scanner's made-up
+ * origins neither crowd the merchant's page out nor put their own names in a warning.
+ */
+function refusalNotice(): (c: Context<CompanionEnv>, origin: string) => void {
+  const said = new SaidLately(REFUSED_ORIGINS_SAID, REFUSED_ORIGINS_WINDOW_MS);
+  return (c, origin) => {
+    const logger = c.get('logger');
+    const namedASession = c.req.method !== 'OPTIONS' && c.res.status < 400;
+    if (!namedASession || !said.take(origin, c.get('services').clock())) {
+      logger.debug('a request whose origin is not allowed called the checkout API', { origin });
+      return;
+    }
+    // `null`: a page opened from file://, or sandboxed; no setting can allow it.
+    const fix = origin === 'null' ? 'it has no origin (a page opened from file://, or sandboxed): serve the page over http(s)' : 'add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop';
+    // The browser refuses the page the answer (and a JSON post its preflight): the request itself
+    // may still have run, as a client outside a browser sends what it likes.
+    logger.warn(`a page whose origin is not allowed called the checkout API, and its browser is refused the answer: ${fix}`, { origin });
   };
 }
 

@@ -1,0 +1,59 @@
+/**
+ * Refused origins as a stranger cannot silence them: anyone can send any Origin, so only a
+ * request naming a session this companion opened (the widget's first GET) is warned of, and an
+ * origin is said again once the hour has passed. A scanner's made-up origins are debug lines.
+ */
+import { describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
+import { stacksPerTest } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+const openStack = stacksPerTest();
+const HOUR = 60 * 60_000;
+
+const warned = (stack: Stack) =>
+  stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; origin?: string }).filter((entry) => entry.level === 'warn' && entry.msg.includes('origin is not allowed'));
+
+const forged = (stack: Stack, origin: string) => stack.request('OPTIONS', '/api/checkout/sessions/cs_made_up/pay', { headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' } });
+const shopPage = async (stack: Stack) => {
+  const session = await stack.openSession();
+  const page = await stack.request('GET', `/api/checkout/sessions/${session.id}`, { headers: { Origin: 'https://real-shop.example' } });
+  expect(page.status).toBe(200);
+  expect(page.headers.get('access-control-allow-origin')).toBeNull();
+};
+
+it('is still said for the shop’s page after a thousand made-up origins, which are not', async () => {
+  const stack = await openStack();
+  // Preflights: nothing a stranger cannot send. (Until 0.3 the first thousand origins were each
+  // said once, and then no more.)
+  for (let i = 0; i < 1_000; i += 1) await forged(stack, `https://forged-${i}.example`);
+  expect(warned(stack)).toEqual([]);
+  await shopPage(stack);
+  expect(warned(stack)).toEqual([expect.objectContaining({ origin: 'https://real-shop.example', msg: expect.stringContaining('add it to PAYFORM_ALLOWED_ORIGINS') })]);
+});
+
+describe.each([['in process', false], ['over HTTP', true]])('a refused origin, %s', (_, served) => {
+  it('is warned of only on a request naming a session this companion opened', async () => {
+    const stack = await openStack({ served });
+    await forged(stack, 'https://forged.example');
+    await stack.request('GET', '/api/checkout/sessions/cs_made_up', { headers: { Origin: 'https://guess.example' } });
+    expect(warned(stack)).toEqual([]);
+    expect(stack.logs.filter((line) => line.includes('"level":"debug"') && line.includes('origin is not allowed'))).toHaveLength(2);
+    await shopPage(stack);
+    expect(warned(stack).map(({ origin }) => origin)).toEqual(['https://real-shop.example']);
+  });
+});
+
+it('says a refused origin again once the hour has passed, not before', async () => {
+  const clock = new TestClock();
+  const stack = await openStack({ clock });
+  const session = await stack.openSession();
+  const page = () => stack.request('GET', `/api/checkout/sessions/${session.id}`, { headers: { Origin: 'https://real-shop.example' } });
+  await page();
+  clock.advance(HOUR - 1);
+  await page();
+  expect(warned(stack)).toHaveLength(1);
+  clock.advance(1);
+  await page();
+  expect(warned(stack)).toHaveLength(2);
+});
