@@ -247,11 +247,11 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // The path is not repeated: it is whatever the client typed, card data included. Any page may
   // read that there is no route here (it tells nothing else): a widget whose endpoint misses the
   // base path can then say so, instead of seeing a refused origin.
-  const strayWebhook = strayWebhookNotice(options.basePath, options.publicUrl, logger);
-  const strayCheckout = strayCheckoutNotice(options.basePath, logger);
-  app.notFound((c) => {
-    if (c.req.method === 'POST') strayWebhook(c.req.path);
-    strayCheckout(c.req.path);
+  const strayWebhook = strayWebhookNotice(options.basePath, options.publicUrl, config.gatewayApiSecret, logger);
+  const strayCheckout = strayCheckoutNotice(options.basePath, ledger, clock, logger);
+  app.notFound(async (c) => {
+    await strayWebhook(c);
+    await strayCheckout(c);
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     // The widget whose endpoint missed names the address to give, not a guess (diagnose.ts);

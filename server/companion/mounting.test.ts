@@ -389,9 +389,12 @@ describe('the companion mounted under a base path', () => {
 
   it('as a fetch handler given the checkout API outside its basePath (a route handler under app/api/): says once which basePath to set', async () => {
     const companion = await composeUnder('https://shop.example');
-    const session = await (await companion.app.request('/payments/api/checkout/sessions', { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+    // Said only for a session the companion opened, as the widget's requests name.
+    const opened = async (app: ComposedCompanion['app'], at: string) =>
+      (await (await app.request(`${at}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json()) as Json;
+    const session = await opened(companion.app, '/payments');
     // The widget's endpoint is where the host hands the companion requests: /api/payments.
-    for (const path of [`/api/payments/api/checkout/sessions/${session.id}`, `/api/payments/api/checkout/sessions/${session.id}/pay`, '/4242424242424242/api/checkout/sessions/x']) {
+    for (const path of [`/api/payments/api/checkout/sessions/${session.id}`, `/api/payments/api/checkout/sessions/${session.id}/pay`, `/4242424242424242/api/checkout/sessions/${session.id}`]) {
       expect((await companion.app.fetch(new Request(`https://shop.example${path}`))).status).toBe(404);
     }
     const said = logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('checkout API'));
@@ -410,7 +413,7 @@ describe('the companion mounted under a base path', () => {
     expect(logs.join('\n')).not.toContain('4242424242424242');
 
     // An endpoint with more path after the base path (the widget's script address, or /api): that is what to mend.
-    for (const extra of ['/payments/widget/pay-form.js', '/payments/api']) await companion.app.fetch(new Request(`https://shop.example${extra}/api/checkout/sessions/x`));
+    for (const extra of ['/payments/widget/pay-form.js', '/payments/api']) await companion.app.fetch(new Request(`https://shop.example${extra}/api/checkout/sessions/${session.id}`));
     expect(logs.filter((line) => line.includes('under this companion’s basePath')).map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
       'the checkout API was asked at /payments/widget/pay-form.js/api/checkout/sessions/…: under this companion’s basePath /payments, but with /widget/pay-form.js after it, so it answered 404 and <pay-form> cannot pay: <pay-form endpoint> must be the companion’s address, ending at /payments (not its script’s or its API’s)',
       'the checkout API was asked at /payments/api/api/checkout/sessions/…: under this companion’s basePath /payments, but with /api after it, so it answered 404 and <pay-form> cannot pay: <pay-form endpoint> must be the companion’s address, ending at /payments (not its script’s or its API’s)',
@@ -418,13 +421,26 @@ describe('the companion mounted under a base path', () => {
 
     // Given no basePath at all, behind a host or a proxy that hands it /payments/…: each fix is named.
     const bare = await composeUnder('https://shop.example', { basePath: '' });
-    await bare.app.fetch(new Request('https://shop.example/payments/api/checkout/sessions/x'));
+    const bareSession = await opened(bare.app, '');
+    await bare.app.fetch(new Request(`https://shop.example/payments/api/checkout/sessions/${bareSession.id}`));
     // The bin's address given with its script's path: that path is the companion's own, not a mount.
-    await bare.app.fetch(new Request('https://shop.example/widget/pay-form.js/api/checkout/sessions/x'));
+    await bare.app.fetch(new Request(`https://shop.example/widget/pay-form.js/api/checkout/sessions/${bareSession.id}`));
     expect(logs.filter((line) => line.includes('checkout API')).map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
       'the checkout API was asked at /payments/api/checkout/sessions/…, but this companion has no basePath and answered 404, so <pay-form> cannot pay: mounted in your server, set basePath to /payments; behind a proxy (the bin has no basePath), have the proxy strip /payments; else leave that path out of <pay-form endpoint>',
       'the checkout API was asked at /widget/pay-form.js/api/checkout/sessions/…: this companion has no basePath, but with /widget/pay-form.js after it, so it answered 404 and <pay-form> cannot pay: <pay-form endpoint> must be the companion’s address, ending at its origin (not its script’s or its API’s)',
     ]);
+  });
+
+  it('says a stray checkout path only for a session it opened: a stranger\u2019s made-up paths neither crowd it out nor get said', async () => {
+    const companion = await composeUnder('https://shop.example');
+    const session = (await (await companion.app.request('/payments/api/checkout/sessions', { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json()) as Json;
+    // Until 0.3 the first eight wrong paths were said, whoever asked them, and then no more.
+    for (let i = 0; i < 10; i += 1) await companion.app.fetch(new Request(`https://shop.example/forged${i}/api/checkout/sessions/cs_made_up`));
+    await companion.app.fetch(new Request('https://shop.example/forged/api/checkout/sessions'));
+    await companion.app.fetch(new Request(`https://shop.example/api/payments/api/checkout/sessions/${session.id}`));
+    const said = logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ level, msg }) => level === 'error' && msg.includes('checkout API'));
+    expect(said.map(({ msg }) => msg)).toEqual([expect.stringContaining('the checkout API was asked at /api/payments/api/checkout/sessions/…, outside this companion’s basePath /payments')]);
+    expect(logs.join('\n')).not.toContain('forged');
   });
 
   it('as a fetch handler (Next.js route handler, Bun, Deno): pays, takes the webhook, counts the client by the address it is given', async () => {

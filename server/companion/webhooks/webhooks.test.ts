@@ -150,6 +150,18 @@ describe('POST /webhooks/gateway', () => {
     expect(said[0]!.msg).toContain("set basePath to /payments");
   });
 
+  it('says a stray webhook only when the gateway signed it: an unsigned post neither uses the line up nor names its path', async () => {
+    const form = webhookForm(paymentEvent('order-1', 'success'), SECRET);
+    const stray = (path: string, signature: string) =>
+      stack.request('POST', path, { body: new URLSearchParams({ data: form.data, signature }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    // Until 0.3 a stranger's post was said as the gateway's, once, with its made-up path and fix.
+    expect((await stray('/forged/webhooks/gateway', 'not-the-signature')).status).toBe(404);
+    expect((await stray('/payments/webhooks/gateway', form.signature)).status).toBe(404);
+    const said = stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => /a webhook came to/.test(entry.msg));
+    expect(said.map((entry) => entry.msg)).toEqual([expect.stringContaining('a webhook came to /payments/webhooks/gateway')]);
+    expect(stack.logs.join('\n')).not.toContain('/forged');
+  });
+
   it('names the public URL, not the base path, when the stray webhook came to the very address the companion gave the gateway', async () => {
     // PAYFORM_PUBLIC_URL given with the base path in it, mounted under that base path: server_url is /payments/payments/…
     await stack.close();
