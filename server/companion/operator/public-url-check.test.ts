@@ -152,6 +152,25 @@ describe('the public URL check, for an address off this machine', () => {
     expect(lines[0]!.msg).toContain('requests reach this companion through a proxy (they carry X-Forwarded-For), which asks it at http://127.0.0.1:3000: give the public address the proxy serves it at');
   });
 
+  it("names a stranger's Host as what it is, never as the address to give", async () => {
+    const answer = async () => new Response('<!doctype html><title>Not found</title>', { status: 404, headers: { 'Content-Type': 'text/html' } });
+    // The first request anyone sends: its Host is whatever its sender wrote.
+    const stranger = behindProxy(answer);
+    await stranger.companion.request('http://attacker.example/healthz');
+    await eventually(() => expect(stranger.lines).toHaveLength(1));
+    expect(stranger.lines[0]!.msg).toContain(
+      'requests reach this companion at http://attacker.example (the host its first request named in Host, which any sender writes: check it is yours)',
+    );
+    // This machine's name, or the public URL's own host, is what the companion was really asked at.
+    for (const host of ['http://127.0.0.1:3000', 'http://shop.example']) {
+      const own = behindProxy(answer);
+      await own.companion.request(`${host}/healthz`);
+      await eventually(() => expect(own.lines).toHaveLength(1));
+      expect(own.lines[0]!.msg).toContain(`requests reach this companion at ${host}`);
+      expect(own.lines[0]!.msg).not.toContain('which any sender writes');
+    }
+  });
+
   it('says it could not be checked, as a warning, when nothing answers there from this machine', async () => {
     const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     const { companion, lines } = behindProxy(() => Promise.reject(refused));

@@ -97,12 +97,19 @@ interface Reply {
  * async frame of its own on the pay and webhook paths.
  */
 export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
-  const elsewhere = !isLoopbackHost(new URL(publicUrl).hostname);
+  const publicHost = new URL(publicUrl).hostname;
+  const elsewhere = !isLoopbackHost(publicHost);
   let asked = false;
 
   const webhookUrl = `${publicUrl}${WEBHOOK_ROUTE}`;
-  /** `proxied`: the first request came through a proxy (X-Forwarded-For), so `arrivedAt` is the address it asks, not the public one. */
-  const probe = async (arrivedAt: string, mountedUnder: string, proxied: boolean) => {
+  /**
+   * `proxied`: the first request came through a proxy (X-Forwarded-For), so `arrivedAt` is the
+   * address it asks, not the public one. `hostWritten`: its host is neither this machine's nor the
+   * public URL's, so it is only what the sender wrote in Host (anyone may write any): named as
+   * such, never as the address to give — a stranger's first request must not put its own host in
+   * the fix an operator follows, and with it the webhooks and the customers' way back.
+   */
+  const probe = async (arrivedAt: string, mountedUnder: string, proxied: boolean, hostWritten: boolean) => {
     let problem: string;
     // Another server's answer at the very address this companion was reached at (a 404 handler
     // mounted first — NestJS's, when app.use comes after listen() — or a single-page app's
@@ -163,18 +170,19 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
     // companion with basePath /payments): its routes are under both, the addresses it gives out
     // under one. The public URL is not what to change.
     const doubled = basePath !== '' && mountedUnder.endsWith(basePath);
+    const reached = hostWritten ? `${arrivedAt} (the host its first request named in Host, which any sender writes: check it is yours)` : arrivedAt;
     const hint =
       basePath && publicUrl.endsWith(`${basePath}${basePath}`)
         ? `; it ends with the base path ${basePath}, which the companion adds itself: leave it out`
         : mountedUnder
-          ? `; requests reach this companion at ${arrivedAt}, mounted under ${mountedUnder}: set basePath to ${mountedUnder}${basePath}, so that its routes and the addresses it gives out agree`
+          ? `; requests reach this companion at ${reached}, mounted under ${mountedUnder}: set basePath to ${mountedUnder}${basePath}, so that its routes and the addresses it gives out agree`
           : arrivedAt === publicUrl
             ? ''
             : proxied
-              ? `; requests reach this companion through a proxy (they carry X-Forwarded-For), which asks it at ${arrivedAt}: give the public address the proxy serves it at, with the path the proxy forwards to it (https://shop.example/pay for the proxy's /pay/)`
-              : `; requests reach this companion at ${arrivedAt}`;
+              ? `; requests reach this companion through a proxy (they carry X-Forwarded-For), which asks it at ${reached}: give the public address the proxy serves it at, with the path the proxy forwards to it (https://shop.example/pay for the proxy's /pay/)`
+              : `; requests reach this companion at ${reached}`;
     const fix = doubled
-      ? `. The base path is doubled: requests reach this companion at ${arrivedAt}, as the mount path (${mountedUnder}) and basePath both add ${basePath}. ` +
+      ? `. The base path is doubled: requests reach this companion at ${reached}, as the mount path (${mountedUnder}) and basePath both add ${basePath}. ` +
         `basePath already puts the companion's routes under ${basePath}: keep basePath ${basePath}, and mount the app without ${basePath} (Hono: route('/', companion.app))`
       : unmounted
         ? `: the address is right (requests reach this companion at it), but the server there answers ${answered} itself, so the companion is probably not mounted at that path in it. ` +
@@ -218,7 +226,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       // route('/payments', …)) puts that path before the companion's base path. Where the
       // companion's own path ends is where this middleware was registered (`<mount><basePath>/*`),
       // not the first `<basePath>/` in the path: mounted at /payments, that is the mount's.
-      const { origin, pathname } = address;
+      const { origin, pathname, hostname } = address;
       const registered = routePath(c).replace(/\/\*$/, '');
       const prefix = pathname.split('/').slice(0, registered.split('/').length).join('/');
       // Without a base path too: route('/shop', companion.app) is the commonest mount to get wrong.
@@ -231,7 +239,8 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
           : registered.endsWith(basePath) && prefix.endsWith(basePath)
             ? prefix.slice(0, prefix.length - basePath.length)
             : '';
-      void probe(origin + mountedUnder + basePath, mountedUnder, c.req.header('x-forwarded-for') !== undefined);
+      const hostWritten = !isLoopbackHost(hostname) && hostname !== publicHost;
+      void probe(origin + mountedUnder + basePath, mountedUnder, c.req.header('x-forwarded-for') !== undefined, hostWritten);
     }
     return next();
   };
