@@ -23,13 +23,13 @@ describe('<pay-form> whose session fails to load before its catalog has', () => 
 
   it("says so in the page's language", async () => {
     const { form, detail } = await failToLoad('uk');
-    expect(detail).to.deep.equal({ code: 'network', message: 'Не вдалося зв’язатися з платіжним сервісом. Спробуйте ще раз.' });
+    expect(detail).to.deep.equal({ code: 'network', message: 'Не вдалося зв’язатися з платіжним сервісом. Пробуємо ще раз…' });
     expect(message(form)).to.equal(detail.message);
   });
 
   it('says it in English with the specific message', async () => {
     const { form, detail } = await failToLoad('en');
-    expect(detail).to.deep.equal({ code: 'network', message: 'Could not reach the payment service. Please try again.' });
+    expect(detail).to.deep.equal({ code: 'network', message: 'Could not reach the payment service. Trying again…' });
     expect(message(form)).to.equal(detail.message);
   });
 });
