@@ -10,12 +10,15 @@ import { expectNoAxeViolations } from '../a11y.js';
 import { expect, test } from '../fixtures.js';
 import { englishUah as english, paidOrder } from '../pages/back-office.js';
 
-/** The file's rows as objects of its columns (no cell of these tests' orders holds a comma). */
+/**
+ * The file's rows as objects of its columns. A quoted cell may hold a comma: the worker's stack
+ * lists other tests' orders too, whose descriptions do ("Order #12, 2 items."); none holds a line break.
+ */
 async function csvRows(download: Download): Promise<Record<string, string>[]> {
   const lines = (await readFile(await download.path())).subarray(3).toString('utf8').split('\r\n').slice(0, -1);
-  const unquote = (cell: string) => cell.replace(/^"|"$/g, '');
-  const header = lines[0]!.split(',').map(unquote);
-  return lines.slice(1).map((line) => Object.fromEntries(line.split(',').map((cell, i) => [header[i], unquote(cell)])));
+  const cells = (line: string) => [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map(([, cell]) => (cell!.startsWith('"') ? cell!.slice(1, -1).replaceAll('""', '"') : cell!));
+  const header = cells(lines[0]!);
+  return lines.slice(1).map((line) => Object.fromEntries(cells(line).map((cell, i) => [header[i], cell])));
 }
 
 /** Kyiv's year and month of an instant, written out here rather than by the page's code. */

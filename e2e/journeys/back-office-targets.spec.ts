@@ -11,18 +11,22 @@ import { paidOrder } from '../pages/back-office.js';
 
 /**
  * Each link in `links` shorter than 24 px, or whose box a click misses at its top or bottom edge:
- * 'a "1042-shop" 61×20'. A link that wraps is measured line by line, as it is hit.
+ * 'a "1042-shop" 61×20', with what the click reaches instead. A link that wraps is measured line
+ * by line, as it is hit; each is brought to the middle of the window first, as a pointer only
+ * reaches what is on the screen (the worker's stack lists other tests' orders too, below the fold).
  */
 const smallLinks = (links: Locator) =>
   links.evaluateAll((elements) =>
-    elements.flatMap((link) =>
-      [...link.getClientRects()].flatMap((box) => {
+    elements.flatMap((link) => {
+      link.scrollIntoView({ block: 'center', inline: 'nearest' });
+      return [...link.getClientRects()].flatMap((box) => {
         const x = box.left + box.width / 2;
-        const hit = (y: number) => link.contains(document.elementFromPoint(x, y));
-        if (box.height >= 24 && hit(box.top + 1) && hit(box.bottom - 1)) return [];
-        return [`a "${(link.textContent ?? '').trim()}" ${Math.round(box.width)}×${Math.round(box.height)}`];
-      }),
-    ),
+        const reached = [box.top + 1, box.bottom - 1].map((y) => document.elementFromPoint(x, y));
+        if (box.height >= 24 && reached.every((element) => link.contains(element))) return [];
+        const missed = reached.filter((element) => !link.contains(element)).map((element) => (element ? `${element.localName}.${element.className}` : 'nothing'));
+        return [`a "${(link.textContent ?? '').trim()}" ${Math.round(box.width)}×${Math.round(box.height)}${missed.length ? ` (a click reaches ${missed.join(', ')})` : ''}`];
+      });
+    }),
   );
 
 test('the links in the orders and operations tables are targets at least 24 px tall on a tablet and a laptop', async ({ page, request, stack, backOffice }) => {
@@ -39,9 +43,7 @@ test('the links in the orders and operations tables are targets at least 24 px t
   const small: Record<string, string[]> = {};
   for (const viewport of [{ width: 820, height: 1180 }, { width: 1280, height: 900 }]) {
     await page.setViewportSize(viewport);
-    await receipt.scrollIntoViewIfNeeded();
     small[`${viewport.width} px: the refund’s receipt`] = await smallLinks(receipt);
-    await ids.first().scrollIntoViewIfNeeded();
     small[`${viewport.width} px: the orders’ ids`] = await smallLinks(ids);
   }
   expect(small).toEqual(Object.fromEntries(Object.keys(small).map((where) => [where, []])));
