@@ -12,7 +12,6 @@ test('back from 3-D Secure to a page with the form and the hosted button, going 
 
   await page.goBack();
   await expect(checkout.message).toHaveText('Your bank is waiting for you to confirm the payment.');
-  await page.screenshot({ path: '/tmp/h-widget/back.png', fullPage: true });
   const goOn = page.getByRole('button', { name: 'Continue with your bank' });
   await expect(goOn).toHaveCount(1);
   await expect(checkout.card.getByRole('button', { name: 'Continue with your bank' })).toBeVisible();
