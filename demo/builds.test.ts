@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { isStale, newestChange } from './builds.js';
 
 /** A little repository: sources under src/, the build's output in out/. */
 function repository(): { root: string; touch: (path: string, secondsAgo: number) => void } {
   const root = mkdtempSync(join(tmpdir(), 'payform-builds-'));
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   const touch = (path: string, secondsAgo: number) => {
     const file = join(root, path);
     mkdirSync(join(file, '..'), { recursive: true });

@@ -6,10 +6,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildWhatIsStale, REPOSITORY } from './builds.js';
 
 /** npm start's command (package.json), from the repository or, as a user may, another directory. */
@@ -76,7 +76,9 @@ describe('npm start', { timeout: 90_000 }, () => {
 
   // The companion's own line about relaying is a log line, which PAYFORM_LOG_LEVEL=error (as here) hides.
   it('does not print a token it was given; says what a ledger file keeps across runs and the sandbox does not, and that card data is relayed', async () => {
-    const database = join(mkdtempSync(join(tmpdir(), 'payform-demo-')), 'payform.db');
+    const folder = mkdtempSync(join(tmpdir(), 'payform-demo-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const database = join(folder, 'payform.db');
     const printed = await start({ PAYFORM_ADMIN_TOKEN: 'given-token-0123456789abcdef', PAYFORM_DATABASE_URL: database, PAYFORM_DEMO_CARD_ENTRY: 'relay' });
     expect(printed).toContain('  card data     RELAYED through this server, which puts it in PCI DSS scope');
     expect(printed).not.toContain('given-token-0123456789abcdef');
@@ -94,6 +96,7 @@ describe('npm start', { timeout: 90_000 }, () => {
 
   it('says to run npm install, in one line, when nothing is installed yet', async () => {
     const clone = mkdtempSync(join(tmpdir(), 'payform-clone-'));
+    onTestFinished(() => rmSync(clone, { recursive: true, force: true }));
     mkdirSync(join(clone, 'demo'));
     copyFileSync(join(REPOSITORY, 'demo/start.mjs'), join(clone, 'demo/start.mjs'));
     child = spawn(process.execPath, [join(clone, 'demo/start.mjs')], { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'] });

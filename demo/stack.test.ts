@@ -4,12 +4,12 @@
  * one warned of once; and what else stops a first run before anything listens, each naming its
  * fix. main.test.ts runs the same entry as a user does, and sees a refusal printed.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { startStack } from './stack.js';
 
 const base = { PORT: '0', SANDBOX_PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_LOG_LEVEL: 'error' };
@@ -83,7 +83,9 @@ describe('npm start refuses to start, naming the fix', () => {
   });
 
   it('says how to start afresh when an older run’s ledger file cannot be opened', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'payform-stale-')), 'payform.db');
+    const dir = mkdtempSync(join(tmpdir(), 'payform-stale-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'payform.db');
     writeFileSync(file, 'not a SQLite file, as a broken copy leaves it');
     const said = await refusal({ PAYFORM_DATABASE_URL: file });
     expect(said).toContain(`the ledger could not be opened (PAYFORM_DATABASE_URL ${file}): ${file} is not a SQLite database (file is not a database)`);

@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { PAGE_POLICY, pageRoutes } from './page-routes.js';
 
 function built(): string {
   const dir = mkdtempSync(join(tmpdir(), 'payform-demo-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, 'assets'));
   for (const page of ['index', 'checkout', 'result']) writeFileSync(join(dir, `${page}.html`), `<!doctype html><title>${page}</title>`);
   writeFileSync(join(dir, 'assets', 'shop-abc123.js'), 'export {};');
