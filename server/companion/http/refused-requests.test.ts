@@ -102,12 +102,13 @@ describe('a request that arrives too slowly', () => {
 
   it('does not cut a request whose answer takes long (a slow gateway), nor an idle keep-alive connection', async () => {
     const settings = loopbackSettings();
-    // Every gateway call answered 300 ms late: a payment's answer takes several times the limit.
+    // The gateway answers the payment 1.2 s late: three times the limit, which still leaves a
+    // loaded machine time to deliver the request itself (100 ms did not, at a load of 12).
     const slowGateway: typeof fetch = async (input, init) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      if (String(input).endsWith('/api/v1/payment')) await new Promise((resolve) => setTimeout(resolve, 1_200));
       return fetch(input, init);
     };
-    companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }), fetch: slowGateway, requestTimeoutMs: 100 });
+    companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }), fetch: slowGateway, requestTimeoutMs: 400 });
     const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
     const session = (await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json()) as { id: string };
     const paid = await fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
@@ -119,7 +120,7 @@ describe('a request that arrives too slowly', () => {
     kept.on('data', (chunk: Buffer) => (answers += chunk.toString('utf8')));
     kept.write('GET /healthz HTTP/1.1\r\nHost: shop\r\n\r\n');
     await eventually(() => expect(answers).toContain('"status":"ok"'));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     kept.end('GET /healthz HTTP/1.1\r\nHost: shop\r\nConnection: close\r\n\r\n');
     await new Promise((resolve) => kept.on('close', resolve));
     expect(answers.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
