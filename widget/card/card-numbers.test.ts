@@ -10,6 +10,8 @@ const SUBSCRIPT = (digits: string) => digits.replace(/\d/g, (digit) => String.fr
 const CIRCLED = (digits: string) => digits.replace(/\d/g, (digit) => (digit === '0' ? '⓪' : String.fromCharCode(0x245f + Number(digit))));
 /** A German mobile number that passes the Luhn check, 13 digits: a Visa's length once. */
 const LUHN_PHONE = '4915123456704';
+/** A new line and the indentation of a pretty-printed page: more white space than a card number's gaps have. */
+const INDENTED = `\n${' '.repeat(10)}`;
 
 describe('findCardNumbers', () => {
   it.each([
@@ -239,6 +241,13 @@ describe('mark-up between or around digits, as a browser shows it', () => {
     ['a tag whose quoted value holds `>`', '4242<img alt="a > b">4242<img alt="a > b">4242<img alt="a > b">4242', '4242<img alt="a > b">4242<img alt="a > b">4242<img alt="a > b">4242'],
     ['a tag with a long address', `4242 <a href="https://shop.example/${'p/'.repeat(60)}">4242</a> 4242 4242`, `4242 <a href="https://shop.example/${'p/'.repeat(60)}">4242</a> 4242 4242`],
     ['a declaration, an instruction and a stray end', '4242<!DOCTYPE html>4242<?xml?>4242</ br>4242', '4242<!DOCTYPE html>4242<?xml?>4242</ br>4242'],
+    // A browser collapses a run of white space, however long, into one space.
+    ['indented table cells', `<tr>${INDENTED}<td>4242</td>${INDENTED}<td>4242</td>${INDENTED}<td>4242</td>${INDENTED}<td>4242</td>\n</tr>`, `4242</td>${INDENTED}<td>4242</td>${INDENTED}<td>4242</td>${INDENTED}<td>4242`],
+    ['indented spans, one a line', `<div>${INDENTED}<span>4242</span>${INDENTED}<span>4242</span>${INDENTED}<span>4242</span>${INDENTED}<span>4242</span>\n</div>`, `4242</span>${INDENTED}<span>4242</span>${INDENTED}<span>4242</span>${INDENTED}<span>4242</span>`],
+    ['long white space between its fours in a paragraph', '<p>4242          4242\n\n\t\t\t\t\t\t\t\t4242 \r\n          4242</p>', '4242          4242\n\n\t\t\t\t\t\t\t\t4242 \r\n          4242'],
+    ['line breaks and indentation', `<td>4242<br>${INDENTED}4242<br>${INDENTED}4242<br>${INDENTED}4242</td>`, `4242<br>${INDENTED}4242<br>${INDENTED}4242<br>${INDENTED}4242`],
+    ['white space around comments and inline tags', `<p>4242 ${INDENTED}<!-- a note -->${INDENTED}4242<b>${INDENTED}</b> <i> </i>${INDENTED}4242          4242</p>`, `4242 ${INDENTED}<!-- a note -->${INDENTED}4242<b>${INDENTED}</b> <i> </i>${INDENTED}4242          4242`],
+    ['spaces written as entities', `<p>4242${'&#32;'.repeat(10)}4242 4242 4242</p>`, `4242${'&#32;'.repeat(10)}4242 4242 4242`],
   ])('finds one with %s', (_, written, taken) => {
     const text = `x ${written} Koval`;
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([taken]);
@@ -262,6 +271,25 @@ describe('mark-up between or around digits, as a browser shows it', () => {
       '<b>2024-05-06</b> <i>12:30:00</i> <b>1234.56</b>', '<td>2024</td><td>1234</td><td>5678</td><td>9012</td>',
       `<tr>${Array.from({ length: 16 }, (_, i) => `<td>${i + 1}</td>`).join('')}</tr>`, '<li>4820024700061</li><li>6f1c2a3b-4d5e-4f60-8123-456789012345</li>',
       '<a href="/orders/1795384870676">order</a> <span data-ts="1732346476123">today</span>',
+      // The same, indented as pages are: white space a browser collapses keeps them apart all the same.
+      `<tr>${INDENTED}<td>+380501234567</td>${INDENTED}<td>2026-11-23 07:21:16</td>${INDENTED}<td>1 249.50</td>${INDENTED}<td>ord_20261123072116</td>\n</tr>`,
+      `<tr>${INDENTED}<td>2024</td>${INDENTED}<td>1234</td>${INDENTED}<td>5678</td>${INDENTED}<td>9012</td>\n</tr>`,
+      `<tr>${Array.from({ length: 16 }, (_, i) => `${INDENTED}<td>${i + 1}</td>`).join('')}\n</tr>`,
+      `<ul>${INDENTED}<li>4820024700061</li>${INDENTED}<li>6f1c2a3b-4d5e-4f60-8123-456789012345</li>${INDENTED}<li>+49 1512 3456704</li>\n</ul>`,
+      `<p>2024-05-06${INDENTED}<b>12:30:00</b>${INDENTED}1234.56${INDENTED}2255-3769${INDENTED}2255-1462</p>`,
+    ]) {
+      expect(maskCardNumbers(text, '#'), text).toBe(text);
+    }
+  });
+
+  it('collapses only the white space a browser collapses, and only in mark-up it shows', () => {
+    for (const text of [
+      // Without mark-up, more than eight characters between groups part them (a log's columns), entities of spaces too.
+      '4242          4242          4242          4242', `4242${'&#32;'.repeat(10)}4242 4242 4242`, '{"a": "4242",\n          "b": "4242",\n          "c": "4242",\n          "d": "4242"}',
+      // No-break spaces are not collapsed: nine of them are nine.
+      `<p>4242${'&nbsp;'.repeat(9)}4242 4242 4242</p>`,
+      // Mark-up nothing closes is read as written.
+      'x<y then 4242          4242          4242          4242 done',
     ]) {
       expect(maskCardNumbers(text, '#'), text).toBe(text);
     }
@@ -275,7 +303,7 @@ describe('mark-up between or around digits, as a browser shows it', () => {
   });
 
   it('reads 100 KB of stray and unclosed mark-up through, and a card number after it', () => {
-    for (const unit of ['<', '<!--', '<a', '<a "', '<a x="', "<a x='", '<!', '</', '4<', '4<!--', '<b>4', '<a <!-- "']) {
+    for (const unit of ['<', '<!--', '<a', '<a "', '<a x="', "<a x='", '<!', '</', '4<', '4<!--', '<b>4', '<a <!-- "', `<b>${INDENTED}`, `</td>${INDENTED}<td>4`, `4 ${INDENTED}<i>`, `<a ${INDENTED}`, `4${INDENTED}<!--${INDENTED}`, ' \t\n']) {
       const text = `${unit.repeat(Math.ceil(100_000 / unit.length))} 4111 1111 1111 1111`;
       expect(maskCardNumbers(text, '#'), unit).toMatch(/#$/);
     }

@@ -9,7 +9,8 @@
  * mathematical 𝟒), and so do the look-alikes (superscript ⁴, subscript ₄, circled ④). Between the
  * digits may stand anything that is not a letter — spaces, dashes,
  * dots, `|`, `+`, `:`, `*`, brackets — up to eight between two groups, and what a reader does not see at all:
- * mark-up as a browser shows it (tags, comments; a line's break or a table's cell is a space),
+ * mark-up as a browser shows it (tags, comments; a line's break or a table's cell is a space; in a
+ * text with mark-up a run of white space, breaks among it, is one however long, as a browser collapses it),
  * combining marks (underlines, keycaps) and format characters, however many. What mark-up holds
  * (a tag's value, a comment) is read as written too: a browser hides it, a log keeps it. A
  * character entity (`&#32;`, `&nbsp;`, `&#x2D;`) or a URL's escape (`%20`) reads as the character
@@ -84,6 +85,9 @@ const WRITTEN_UNSEEN = new RegExp(String.raw`<\/?[a-z][^<>\d]*>|<!--[^<>\d]*-->|
 // Any other (`<b>`, `<span>`, `<x-price>`) and a comment is nothing.
 const BREAKS_LINE = /^<\/?(?:br|p|div|t[dhr]|li|d[dlt]|h\d|hr|[ou]l|table|pre|blockquote|section|article|header|footer)(?![^\s/>])/i;
 const CLOSED = />$/;
+// White space a browser collapses (not a no-break space): a run of it, with the mark-up standing in
+// it (tags, comments, a line's or a cell's breaks), reads as one space, however long.
+const COLLAPSIBLE = /[ \t\n\r\f]\0*[ \t\n\r\f][ \t\n\r\f\0]*/g;
 // In mark-up nothing closes: a closed comment or tag (no `<` in it, so each try stops at the next one), an entity, a mark.
 const IN_UNCLOSED = new RegExp(String.raw`<!--(?:-?>|[^<]*?--!?>)|<\/?[a-z](?:[^<>="']|=\s*(?:"[^"<]*"|'[^'<]*'|(?=[^"'])))*>|${ENTITY_OR_MARK}`, 'giu');
 const HAS_DIGIT = new RegExp(ANY_DIGIT, 'u');
@@ -244,12 +248,24 @@ function shown(found: string): string {
 function readings(text: string): string[] {
   if (!MAY_HIDE.test(text)) return [readable(text)];
   let markupHoldsDigits = false;
-  const rendered = text.replace(INVISIBLE, (found) => {
-    markupHoldsDigits ||= found[0] === '<' && HAS_DIGIT.test(found);
+  let hasMarkup = false;
+  // Where mark-up nothing closes starts: a browser shows nothing from there, so it is read as written.
+  let shownUntil = text.length;
+  const rendered = text.replace(INVISIBLE, (found, at: number) => {
+    if (found[0] === '<') {
+      markupHoldsDigits ||= HAS_DIGIT.test(found);
+      if (CLOSED.test(found)) hasMarkup = true;
+      else shownUntil = at;
+    }
     return shown(found);
   });
-  return markupHoldsDigits ? [readable(rendered), readable(text.replace(WRITTEN_UNSEEN, shown))] : [readable(rendered)];
+  // Only a text with mark-up is a page: elsewhere (a log's columns) white space is as long as it is written.
+  const browsed = hasMarkup ? collapsed(rendered.slice(0, shownUntil)) + rendered.slice(shownUntil) : rendered;
+  return markupHoldsDigits ? [readable(browsed), readable(text.replace(WRITTEN_UNSEEN, shown))] : [readable(browsed)];
 }
+
+/** A page's text as shown, each run of white space in it as a browser shows it: its first character, then NUL. */
+const collapsed = (page: string): string => page.replace(COLLAPSIBLE, (run) => run[0]!.padEnd(run.length, '\0'));
 
 /**
  * A text's reading (its mark-up, entities and marks read) with URL escapes read as their
@@ -462,11 +478,12 @@ function spansIn(scanned: string): CardNumberSpan[] {
       for (let to = from; to < groups.length && (number += groups[to]!.digits).length <= MAX_DIGITS; to += 1) {
         if (number.length < MIN_DIGITS) continue;
         const brand = issuer(number);
+        if (!brand) continue;
         const window = groups.slice(from, to + 1);
         const next = groups[to + 1];
         // An entity's or escape's point (`&#46;`, `%2E`) is read with NUL after it.
         const cents = to + 2 === groups.length && next!.digits.length === 2 && CENTS.test(next!.gap.replace(/\0/g, ''));
-        if (!brand || !groupedLikeACard(window.map((group) => group.digits.length), brand, number, window[1]?.gap ?? '', cents) || endsInAWord(scanned, window)) continue;
+        if (!groupedLikeACard(window.map((group) => group.digits.length), brand, number, window[1]?.gap ?? '', cents) || endsInAWord(scanned, window)) continue;
         if (separatedAsOne(window, number, next)) found(first.start, groups[to]!.end);
         else {
           // Its brackets go with it: a mask leaves none of them behind.
