@@ -5,7 +5,7 @@
  * companion answers; still away after a while, it asks the customer to try again. No payment is
  * ever sent by itself.
  */
-import { expect, fixture, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { CheckoutElement } from './checkout-element.js';
 import { createSession } from '../test/checkout-fixture.js';
 import { busy, button, message, record, watchFetch } from '../test/harness.js';
@@ -14,13 +14,16 @@ import '../index.js';
 const TRYING = 'Could not reach the payment service. Trying again…';
 const TRY_AGAIN = 'Could not reach the payment service. Please try again.';
 
-/** The companion away until `back()`: its session reads fail as a dropped connection, then as a proxy's 503, by turns. */
-function companionAway(): { back(): void; reads: () => number; posts: () => number; restore(): void } {
+/**
+ * The companion away until `back()`: its session reads fail as a dropped connection, then as a
+ * proxy's 503, by turns; `proxied`: each as a 503.
+ */
+function companionAway(proxied = false): { back(): void; reads: () => number; posts: () => number; restore(): void } {
   let away = true;
   let turn = 0;
   const calls = watchFetch((call) => {
     if (!away || !call.url.includes('/api/checkout/')) return undefined;
-    return turn++ % 2 ? Promise.resolve(new Response('Service Unavailable', { status: 503 })) : Promise.reject(new TypeError('Failed to fetch'));
+    return proxied || turn++ % 2 ? Promise.resolve(new Response('Service Unavailable', { status: 503 })) : Promise.reject(new TypeError('Failed to fetch'));
   });
   return {
     back: () => void (away = false),
@@ -61,6 +64,31 @@ describe('a session read the companion does not answer, online', () => {
       // Said once: the live region stayed on its words from attempt to attempt.
       expect(texts.filter((text) => text === TRYING)).to.deep.equal([]);
       expect(errors.map(({ code, message }) => `${code}: ${message}`)).to.deep.equal([`network: ${TRYING}`]);
+      expect(companion.posts(), 'nothing paid').to.equal(0);
+    } finally {
+      companion.restore();
+    }
+  });
+
+  it('with a form and a button of one session: said once, by one of them, and both show once the companion answers', async () => {
+    const session = await createSession();
+    // A proxy's 503 each time: both elements meet it at once (a dropped connection is asked again first).
+    const companion = companionAway(true);
+    try {
+      const errors = record(document, 'pay-error');
+      const page = await fixture(html`<div>
+        <pay-form .session=${session} .pollInterval=${40} .pollTimeout=${60_000}></pay-form>
+        <pay-button .session=${session} .pollInterval=${40} .pollTimeout=${60_000}></pay-button>
+      </div>`);
+      const elements = [...page.children] as CheckoutElement[];
+      await waitUntil(() => elements.some((element) => message(element) === TRYING), 'not said');
+      await waitUntil(() => companion.reads() >= 5, 'not read again', { timeout: 5000 });
+      // One live region says it, and the page hears it once; the other element waits on the same reads.
+      expect(elements.map(message).filter((text) => text === TRYING)).to.have.length(1);
+      expect(errors.map(({ message }) => message)).to.deep.equal([TRYING]);
+      companion.back();
+      await waitUntil(() => elements.every((element) => element.view), 'not both shown', { timeout: 5000 });
+      expect(elements.map(message)).to.deep.equal(['', '']);
       expect(companion.posts(), 'nothing paid').to.equal(0);
     } finally {
       companion.restore();

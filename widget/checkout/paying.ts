@@ -662,29 +662,53 @@ const nap = (interval: number): Promise<void> =>
 const companionAway = (error: unknown): boolean => error instanceof CompanionError && (error.code === 'network' || error.status > 501);
 
 /**
+ * The reads of a session while its companion is away (`readAgain`), one a page: whether the
+ * companion answered, or undefined once the element reading stopped (another session set, a click).
+ */
+const rereading = new Map<string, Promise<boolean | undefined>>();
+
+/**
  * A session read that failed online (checkout-element.ts, `load`). The companion away: said once
- * (the page hears `pay-error` once, the live region says it once), and the session read again by
- * the element itself half a `pollInterval` later (1 s), then twice as long each time up to four
- * of them (8 s), for half a `pollTimeout` (30 s) at most. Reads alone: a payment is never sent
- * again by itself (its request carries no key the companion could know a second one by).
- * Answered, the element loads the session; still away, the customer is asked to try again, and
- * its button reads the session at a click. `current`: the read is still the element's (no other
+ * a page (the page hears `pay-error` once, one live region says it), and the session read again
+ * half a `pollInterval` later (1 s), then twice as long each time up to four of them (8 s), for
+ * half a `pollTimeout` (30 s) at most, by the element that met it first: the others of the
+ * session (a `<pay-button>` beside the form) wait on its reads, silent. Reads alone: a payment is
+ * never sent again by itself (its request carries no key the companion could know a second one
+ * by). Answered, each element loads the session; still away, the customer is asked to try again,
+ * and a button reads the session at a click. `current`: the read is still the element's (no other
  * session set since, no click that read it again).
  */
 export async function readAgain(element: CheckoutElement, error: unknown, current: () => boolean): Promise<void> {
   if (!current()) return;
-  const { pollInterval, pollTimeout, t } = element;
+  const { session, t } = element;
   // Anything else is told as it was met: a click (the hosted button) reads the session again.
   if (!companionAway(error)) return element.fail(error);
-  element.fail(error, t.retrying);
+  let reads = rereading.get(session);
+  const reader = !reads;
+  if (!reads) {
+    element.fail(error, t.retrying);
+    rereading.set(session, (reads = reread(element, current)));
+    // Before the others hear how it went: one left reading becomes the reader.
+    void reads.then(() => rereading.delete(session));
+  }
+  const answered = await reads;
+  if (!current()) return;
+  if (answered) return void element.load();
+  if (answered === undefined) return readAgain(element, error, current);
+  if (reader) element.say(element.t.network || element.t.server, true);
+}
+
+/** `readAgain`'s reads by one element: true once the companion answers, false when it stayed away. */
+async function reread(element: CheckoutElement, current: () => boolean): Promise<boolean | undefined> {
+  const { pollInterval, pollTimeout } = element;
   for (let wait = pollInterval / 2, until = Date.now() + pollTimeout / 2; Date.now() < until; wait = Math.min(wait * 2, pollInterval * 4)) {
     await nap(wait);
-    if (!current()) return;
+    if (!current()) return undefined;
     const again = await fetchView(element).then(() => undefined, (failed: unknown) => failed);
-    if (!current()) return;
-    if (!companionAway(again)) return void element.load();
+    if (!current()) return undefined;
+    if (!companionAway(again)) return true;
   }
-  element.say(element.t.network || element.t.server, true);
+  return false;
 }
 
 /**
