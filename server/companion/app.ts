@@ -10,7 +10,7 @@
  *   app.companion.reconciler.start();             // settle what webhooks did not
  */
 import { Hono } from 'hono';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { HonoRequest } from 'hono/request';
@@ -37,6 +37,7 @@ import { idempotencyKeys } from './http/idempotency-keys.js';
 import { InFlight } from './http/in-flight.js';
 import { gateRequests } from './http/request-gate.js';
 import { takenBody } from './http/body-taken.js';
+import { answerUnrouted } from './http/host-routing.js';
 import { ApiProblem, sendProblem } from './http/problem.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { TokenHolders } from './http/token-holders.js';
@@ -160,6 +161,23 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const missingWebhooks = new MissingWebhooks({ ledger, logger, clock, webhookUrl: `${options.publicUrl}/webhooks/gateway`, outage });
   const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock, outage, missingWebhooks, readiness });
 
+  // The path is not repeated: it is whatever the client typed, card data included. Any page may
+  // read that there is no route here (it tells nothing else): a widget whose endpoint misses the
+  // base path can then say so, instead of seeing a refused origin.
+  const strayWebhook = strayWebhookNotice(options.basePath, options.publicUrl, config.gatewayApiSecret, logger);
+  const strayCheckout = strayCheckoutNotice(options.basePath, ledger, clock, logger);
+  const unrouted = async (c: Context<CompanionEnv>): Promise<Response> => {
+    await strayWebhook(c);
+    await strayCheckout(c);
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    // The widget whose endpoint missed names the address to give, not a guess (diagnose.ts);
+    // the base path is no secret: every page with <pay-form> shows it in its endpoint.
+    c.header(BASE_PATH_HEADER, options.basePath);
+    c.header('Access-Control-Expose-Headers', BASE_PATH_HEADER);
+    return sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`));
+  };
+
   // Under a base path every route and middleware is registered below it, so the companion's
   // policies (security headers, body limits) never reach the routes of an app it is mounted in.
   const app = new Hono<CompanionEnv>().basePath(options.basePath || '/') as Hono<CompanionEnv>;
@@ -167,6 +185,8 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // (they answer before anything else runs); no-store on the API, the webhooks and the return
   // landing (it answers with a session's outcome, or a redirect carrying its id).
   app.use(answerHeaders(options.publicUrl, ['/api', '/webhooks', '/checkout'].map((prefix) => `${options.basePath}${prefix}`), logger));
+  // Routed into a Hono server, the host's 404 answers what no route took: the companion's answers instead.
+  app.use(answerUnrouted(unrouted, BASE_PATH_HEADER));
   // Then: a request reaching a closed companion is refused before anything touches the ledger.
   const gate = gateRequests(app, logger);
   // Before anything reads it, a body the host took is said as such, not as a TypeError.
@@ -244,22 +264,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/', healthRoutes(identity));
   if (options.metricsToken) app.route('/metrics', metricsRoutes(options.metricsToken));
 
-  // The path is not repeated: it is whatever the client typed, card data included. Any page may
-  // read that there is no route here (it tells nothing else): a widget whose endpoint misses the
-  // base path can then say so, instead of seeing a refused origin.
-  const strayWebhook = strayWebhookNotice(options.basePath, options.publicUrl, config.gatewayApiSecret, logger);
-  const strayCheckout = strayCheckoutNotice(options.basePath, ledger, clock, logger);
-  app.notFound(async (c) => {
-    await strayWebhook(c);
-    await strayCheckout(c);
-    c.header('Access-Control-Allow-Origin', '*');
-    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
-    // The widget whose endpoint missed names the address to give, not a guess (diagnose.ts);
-    // the base path is no secret: every page with <pay-form> shows it in its endpoint.
-    c.header(BASE_PATH_HEADER, options.basePath);
-    c.header('Access-Control-Expose-Headers', BASE_PATH_HEADER);
-    return sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`));
-  });
+  app.notFound(unrouted);
   app.onError((error, c) => {
     if (abortedByClient(c)) return sendProblem(c, abortedProblem());
     if (isLedgerUnavailable(error)) outage.noticed(error);

@@ -230,6 +230,48 @@ describe('the companion mounted under a base path', () => {
     expect(warning.msg).toContain(`requests reach this companion at ${url}/shop/payments, mounted under /shop: set basePath to /shop/payments`);
   });
 
+  it.each([
+    ['with no basePath', '', `requests reach this companion at {url}/payments, mounted under /payments, which the addresses it gives out leave out`, 'Set basePath to /payments, and mount the app without /payments'],
+    ['with basePath /payments too', '/payments', `the base path is doubled: requests reach this companion at {url}/payments/payments`, "keep basePath /payments, and mount the app without /payments (Hono: route('/', companion.app))"],
+  ])('routed by Hono under /payments %s, its first request a session opened in process: says the mount at the first request through it', async (_, basePath, where, fix) => {
+    const shop = new Hono();
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    const companion = await composeUnder(url, { basePath });
+    shop.route('/payments', companion.app);
+    // The shop opens its sessions in process (docs/companion.md), before any browser comes.
+    const opened = await companion.app.fetch(new Request(`${url}${basePath}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) }));
+    expect(opened.status).toBe(201);
+    const { id } = (await opened.json()) as { id: string };
+    expect(logs.filter((line) => line.includes('mount the app without'))).toEqual([]);
+    // The widget reads it through the shop: the mount shows.
+    expect((await fetch(`${url}/payments${basePath}/api/checkout/sessions/${id}`)).status).toBe(200);
+    await fetch(`${url}/payments${basePath}/api/checkout/sessions/${id}`);
+    const said = logs.map((line) => JSON.parse(line) as Json).filter(({ msg }) => String(msg).includes('mount the app without'));
+    expect(said).toEqual([expect.objectContaining({ level: 'error', public_url: `${url}${basePath}` })]);
+    expect(said[0]!.msg).toContain(where.replace('{url}', url));
+    expect(said[0]!.msg).toContain(fix);
+  });
+
+  it('in a Hono app (route): a path under /payments that no route takes gets the companion’s 404, which the widget can read', async () => {
+    const shop = new Hono();
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    shop.route('/', (await composeUnder(url)).app);
+    // An endpoint given with /api after the base path: the widget's read goes to /payments/api/api/….
+    const missed = await fetch(`${url}/payments/api/api/checkout/sessions/cs_1`, { headers: { Origin: 'https://elsewhere.example' } });
+    expect(missed.status).toBe(404);
+    expect(await missed.json()).toEqual({ error: { code: 'not_found', message: 'No GET route at this address' } });
+    expect(missed.headers.get('access-control-allow-origin')).toBe('*');
+    expect(missed.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(missed.headers.get('payform-base-path')).toBe('/payments');
+    // A route's own 404 stays its own, and what is outside /payments stays the shop's.
+    const unknown = await fetch(`${url}/payments/api/checkout/sessions/cs_unknown`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('payform-base-path')).toBeNull();
+    const outside = await fetch(`${url}/elsewhere`);
+    expect(outside.status).toBe(404);
+    expect(await outside.text()).toBe('404 Not Found');
+  });
+
   it('in an Express app (Node listener): pays, takes the webhook, and leaves the app’s own routes to it', async () => {
     const shop = express();
     const url = await hosted(createServer(shop));

@@ -17,7 +17,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { tlsFailureOf } from '@payform/gateway';
 import { routePath } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
@@ -187,7 +187,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       : unmounted
         ? `: the address is right (requests reach this companion at it), but the server there answers ${answered} itself, so the companion is probably not mounted at that path in it. ` +
           (answered === 404
-            ? "Mount it before the server's 404 handler (in NestJS, app.use before listen())"
+            ? "Mount it before the server's 404 handler (in NestJS, app.use before listen()); in Hono, give its path as basePath and mount it with route('/', companion.app), not route('/payments', …), which the addresses it gives out would leave out"
             : 'Mount it before the routes of the server that answer under that path (a static folder, a single-page app’s catch-all page)')
         : `: set it to the address the companion answers at${hint}`;
     if (unreached) {
@@ -217,33 +217,64 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
     );
   }
 
+  /**
+   * Where a server mounts the companion, under a path of its own (Hono's basePath('/shop'),
+   * route('/payments', …)), in front of its base path. Where the companion's own path ends is
+   * where this middleware was registered (`<mount><basePath>/*`), not the first `<basePath>/` in
+   * the path: mounted at /payments, that is the mount's.
+   */
+  const mountOf = (c: Context<CompanionEnv>, pathname: string): string => {
+    const registered = routePath(c).replace(/\/\*$/, '');
+    const prefix = pathname.split('/').slice(0, registered.split('/').length).join('/');
+    // Without a base path too: route('/shop', companion.app) is the commonest mount to get wrong.
+    // Mounted in Express (toNodeListener) outside its base path: its mount path, which the
+    // path handed back whole no longer tells apart (mounted at /payments with no basePath).
+    const hostMount = (c.env?.incoming as { baseUrl?: unknown } | undefined)?.baseUrl;
+    return typeof hostMount === 'string' && hostMount !== '' && !hostMount.startsWith(basePath || '\0')
+      ? hostMount
+      : registered.endsWith(basePath) && prefix.endsWith(basePath)
+        ? prefix.slice(0, prefix.length - basePath.length)
+        : '';
+  };
+  // Whether a request from a server (one with an `env`) was seen: the host's own calls in process
+  // (`app.fetch(request)`, opening a session) carry none and say nothing of a mount, so when the
+  // first request was one of those, the first from a server is looked at again.
+  let served = false;
+
   return (c, next) => {
-    // A request whose Host no URL can hold says nothing of where the companion is: the next one may.
+    if (!served && c.env !== undefined) {
+      served = true;
+      // A request whose Host no URL can hold says nothing of where the companion is: the next one may.
+      const address = requestAddress(c.req.url);
+      if (address && asked) {
+        const mountedUnder = mountOf(c, address.pathname);
+        if (mountedUnder) logger.error(misrouted(mountedUnder, basePath, `${address.origin}${mountedUnder}${basePath}`), { public_url: publicUrl });
+      } else if (!address) served = false;
+    }
     const address = asked ? undefined : requestAddress(c.req.url);
     if (address) {
       asked = true;
-      // A server that mounts the companion under a path of its own (Hono's basePath('/shop'),
-      // route('/payments', …)) puts that path before the companion's base path. Where the
-      // companion's own path ends is where this middleware was registered (`<mount><basePath>/*`),
-      // not the first `<basePath>/` in the path: mounted at /payments, that is the mount's.
       const { origin, pathname, hostname } = address;
-      const registered = routePath(c).replace(/\/\*$/, '');
-      const prefix = pathname.split('/').slice(0, registered.split('/').length).join('/');
-      // Without a base path too: route('/shop', companion.app) is the commonest mount to get wrong.
-      // Mounted in Express (toNodeListener) outside its base path: its mount path, which the
-      // path handed back whole no longer tells apart (mounted at /payments with no basePath).
-      const hostMount = (c.env?.incoming as { baseUrl?: unknown } | undefined)?.baseUrl;
-      const mountedUnder =
-        typeof hostMount === 'string' && hostMount !== '' && !hostMount.startsWith(basePath || '\0')
-          ? hostMount
-          : registered.endsWith(basePath) && prefix.endsWith(basePath)
-            ? prefix.slice(0, prefix.length - basePath.length)
-            : '';
+      const mountedUnder = mountOf(c, pathname);
       const hostWritten = !isLoopbackHost(hostname) && hostname !== publicHost;
       void probe(origin + mountedUnder + basePath, mountedUnder, c.req.header('x-forwarded-for') !== undefined, hostWritten);
     }
     return next();
   };
+}
+
+/**
+ * A mount the first request did not show (it came in process): every address the companion
+ * gives out misses the mount's path, so the gateway's webhooks and the customers' way back reach
+ * no route.
+ */
+function misrouted(mountedUnder: string, basePath: string, reached: string): string {
+  const lost = "the gateway's webhooks and the customer's way back from 3-D Secure or the hosted page are sent where no route of it answers";
+  return basePath !== '' && mountedUnder.endsWith(basePath)
+    ? `the base path is doubled: requests reach this companion at ${reached}, as the mount path (${mountedUnder}) and basePath both add ${basePath}, and ${lost}. ` +
+        `basePath already puts the companion's routes under ${basePath}: keep basePath ${basePath}, and mount the app without ${basePath} (Hono: route('/', companion.app))`
+    : `requests reach this companion at ${reached}, mounted under ${mountedUnder}, which the addresses it gives out leave out: ${lost}. ` +
+        `Set basePath to ${mountedUnder}${basePath}, and mount the app without ${mountedUnder} (Hono: route('/', companion.app)), so that its routes and those addresses agree`;
 }
 
 /** Whether two addresses are the same, this machine's names (localhost, 127.0.0.1, ::1) taken as one. */
