@@ -17,8 +17,8 @@ import { queryInteger } from './query-integer.js';
 const SEQ = /^\d{1,15}$/;
 
 export const ChangesQuery = z.strictObject({
-  after: queryInteger(SEQ, 'must be a sequence number', 0, 999_999_999_999_999).optional(),
-  limit: queryInteger(SEQ, 'must be a whole number of changes', 1, 1000).optional(),
+  after: queryInteger('must be a sequence number', 0, 999_999_999_999_999).optional(),
+  limit: queryInteger('must be a whole number of changes', 1, 1000).optional(),
 });
 
 // Under the shortest idle timeout a host gives a quiet stream by default: Bun.serve's 10 s (a

@@ -63,7 +63,7 @@ const ORDER_FILTERS = {
     .regex(/^\d{4}$/, 'must be the last four digits of the card, never more')
     .optional()
     .describe('The last four digits of the card, as its mask shows them'),
-  amount: queryInteger(/^\d{1,16}$/, 'must be a whole number of minor units', 1, Number.MAX_SAFE_INTEGER)
+  amount: queryInteger('must be a whole number of minor units', 1, Number.MAX_SAFE_INTEGER)
     .optional()
     .describe('The order’s amount in integer minor units (1010 for 10.10)'),
   currency: z

@@ -6,7 +6,7 @@ import { queryInteger } from './query-integer.js';
 export const LARGEST_PAGE = 200;
 
 export const PageQuery = {
-  limit: queryInteger(/^\d{1,4}$/, 'must be a whole number', 1, LARGEST_PAGE).optional(),
+  limit: queryInteger('must be a whole number', 1, LARGEST_PAGE).optional(),
   /** `next_cursor` of the previous page; the ledger refuses one it did not give (400 `cursor`). */
   cursor: z.string().min(1).max(256).optional(),
 };

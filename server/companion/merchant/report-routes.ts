@@ -68,7 +68,7 @@ export const StatsQuery = z
       .refine(isTimeZone, 'is not a known time zone: an IANA name such as Europe/Kyiv')
       .optional()
       .describe('IANA time zone whose local midnights start the days (a day the clocks change on is 23 or 25 hours long) and whose hours the hour buckets follow, e.g. Europe/Kyiv'),
-    utc_offset_minutes: queryInteger(/^-?\d{1,3}$/, 'must be a whole number of minutes', -840, 840)
+    utc_offset_minutes: queryInteger('must be a whole number of minutes', -840, 840)
       .optional()
       .describe('A fixed offset east of UTC, in minutes, where the buckets start all period long (no clock change followed); not with time_zone'),
   })
