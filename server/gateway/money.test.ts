@@ -39,7 +39,8 @@ describe('minorUnits and isMinorUnits', () => {
     }
     expect(isMinorUnits('24950')).toBe(false);
     expect(minorUnitsRefusal(24950)).toBeUndefined();
-    expect(minorUnitsRefusal('24950', 'EUR')).toBe('must be an integer number of minor units (24950 = 249.50 EUR)');
+    expect(minorUnitsRefusal('24950', 'EUR')).toBe('must be a number, not a string: an integer number of minor units (24950 = 249.50 EUR)');
+    expect(minorUnitsRefusal(249.5, 'EUR')).toBe('must be an integer number of minor units (24950 = 249.50 EUR)');
   });
 
   it('describe the unit with an example in the currency', () => {

@@ -62,9 +62,15 @@ export type LooseAmounts<T> = T extends unknown
     }
   : never;
 
-/** Why `value` is not an amount in minor units of `currency`, or undefined when it is one. */
+/**
+ * Why `value` is not an amount in minor units of `currency`, or undefined when it is one. Digits
+ * in a string (`'1250'`, as a form or a query gives them) are said to be a string: the number in
+ * them may well be right.
+ */
 export function minorUnitsRefusal(value: unknown, currency?: string): string | undefined {
-  return isMinorUnits(value) ? undefined : `must be ${describeMinorUnits(currency)}`;
+  if (isMinorUnits(value)) return undefined;
+  const rule = describeMinorUnits(currency);
+  return typeof value === 'string' ? `must be a number, not a string: ${rule}` : `must be ${rule}`;
 }
 
 /** "an integer number of minor units (24950 = 249.50 UAH)", with the example in `currency`. */
