@@ -1,7 +1,8 @@
 // The widget's bundle, served by a companion mounted under /payments in a shop's Hono app, in
 // Chromium: it finds the companion there by itself (`<pay-form session>` with no `endpoint`; before,
 // it asked the shop's root and said the link was invalid), and after 3-D Secure a session without
-// return_url brings the customer back to the page they paid from.
+// return_url brings the customer back to the page they paid from; an endpoint past the base path
+// is named as such.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -39,6 +40,10 @@ beforeAll(async () => {
   });
   shop.get('/checkout/:session', (c) =>
     c.html(`<!doctype html><title>Checkout</title><script type="module" src="/payments/widget/pay-form.js"></script><pay-form session="${c.req.param('session')}"></pay-form>`),
+  );
+  // The endpoint given with /api after the base path: what a developer copies from the API's address.
+  shop.get('/checkout-api/:session', (c) =>
+    c.html(`<!doctype html><title>Checkout</title><script type="module" src="/payments/widget/pay-form.js"></script><pay-form session="${c.req.param('session')}" endpoint="${shopUrl}/payments/api"></pay-form>`),
   );
   shop.route('/', companion.app);
 });
@@ -93,6 +98,21 @@ describe('<pay-form> served by a companion mounted under /payments', () => {
       await page.goto(`${shopUrl}/checkout/${id}`);
       await page.locator('pay-form input#number').waitFor({ state: 'visible', timeout: 10_000 });
       expect(reads[0]).toBe(`/payments/api/checkout/sessions/${id}`);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('given an endpoint with /api after the base path, names the endpoint to give rather than a connection that failed', async () => {
+    const { id } = await openSession();
+    const page = await browser.newPage();
+    try {
+      const errors: string[] = [];
+      page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+      await page.goto(`${shopUrl}/checkout-api/${id}`);
+      // The shop's Hono answered the companion's own 404 there, which the widget reads.
+      await expect.poll(() => errors.join('\n'), { timeout: 10_000 }).toContain(`set <pay-form endpoint> to ${shopUrl}/payments`);
+      expect(errors.join('\n')).not.toContain('Content-Security-Policy');
     } finally {
       await page.close();
     }
