@@ -54,7 +54,8 @@ describe('a session read the companion does not answer, online', () => {
     try {
       const errors = record(document, 'pay-error');
       const form = await formOf(session, 40, 60_000);
-      await waitUntil(() => message(form) === TRYING, `not said: ${message(form)}`);
+      // The first read of the file loads the paying chunk, which a busy machine takes more than a second to serve.
+      await waitUntil(() => message(form) === TRYING, `not said: ${message(form)}`, { timeout: 5000 });
       const texts = said(form);
       // Read again without a click, more than once: a dropped connection, a 503.
       await waitUntil(() => companion.reads() >= 4, 'not read again', { timeout: 5000 });
@@ -81,7 +82,7 @@ describe('a session read the companion does not answer, online', () => {
         <pay-button .session=${session} .pollInterval=${40} .pollTimeout=${60_000}></pay-button>
       </div>`);
       const elements = [...page.children] as CheckoutElement[];
-      await waitUntil(() => elements.some((element) => message(element) === TRYING), 'not said');
+      await waitUntil(() => elements.some((element) => message(element) === TRYING), 'not said', { timeout: 5000 });
       await waitUntil(() => companion.reads() >= 5, 'not read again', { timeout: 5000 });
       // One live region says it, the form's, and the page hears it once; the button waits on the same reads.
       expect(elements.map(message)).to.deep.equal([TRYING, '']);
