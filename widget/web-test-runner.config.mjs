@@ -1,10 +1,10 @@
 // Browser component tests (`widget/**/*.browser.test.ts`) in Debian's Chromium through Playwright.
 // `npx wtr --config widget/web-test-runner.config.mjs` (or `npm run test:widget`).
-import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { tsImport } from 'tsx/esm/api';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium-binary.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -29,9 +29,9 @@ export default {
     playwrightLauncher({
       product: 'chromium',
       launchOptions: {
-        executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+        executablePath: CHROMIUM_PATH,
         headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+        args: CHROMIUM_ARGS,
       },
       // Paste tests put text on the clipboard.
       createBrowserContext: ({ browser }) => browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }),

@@ -1,10 +1,10 @@
 // Takes docs/widget.png: the built bundle (widget/dist/pay-form.js) in Chromium, light and dark,
 // against the real sandbox and companion of the browser tests. `npm run build:widget && node widget/build/screenshot.mjs`.
-import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { startDevServer } from '@web/dev-server';
 import { chromium } from 'playwright';
 import { tsImport } from 'tsx/esm/api';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/chromium-binary.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { checkoutBackend } = await tsImport('../test/dev-server-backend.ts', import.meta.url);
@@ -45,8 +45,8 @@ const server = await startDevServer({
 const { port } = server.server.address();
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  executablePath: CHROMIUM_PATH,
+  args: CHROMIUM_ARGS,
 });
 try {
   const tab = await browser.newPage({ viewport: { width: 1000, height: 640 }, deviceScaleFactor: 2 });
