@@ -231,8 +231,8 @@ describe('the companion mounted under a base path', () => {
   });
 
   it.each([
-    ['with no basePath', '', `requests reach this companion at {url}/payments, mounted under /payments, which the addresses it gives out leave out`, 'Set basePath to /payments, and mount the app without /payments'],
-    ['with basePath /payments too', '/payments', `the base path is doubled: requests reach this companion at {url}/payments/payments`, "keep basePath /payments, and mount the app without /payments (Hono: route('/', companion.app))"],
+    ['with no basePath', '', 'Requests reach this companion at {url}/payments, mounted under /payments: set basePath to /payments', "and mount the app without /payments (Hono: route('/', companion.app))"],
+    ['with basePath /payments too', '/payments', 'The base path is doubled: requests reach this companion at {url}/payments/payments', "keep basePath /payments, and mount the app without /payments (Hono: route('/', companion.app))"],
   ])('routed by Hono under /payments %s, its first request a session opened in process: says the mount at the first request through it', async (_, basePath, where, fix) => {
     const shop = new Hono();
     const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);

@@ -166,24 +166,21 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         : `nothing answers at ${publicUrl} (${reasonOf(error)})`;
       unreached = elsewhere && !plainHttp;
     }
-    // Mounted at its base path and given the base path too (Hono's route('/payments', …) of a
-    // companion with basePath /payments): its routes are under both, the addresses it gives out
-    // under one. The public URL is not what to change.
-    const doubled = basePath !== '' && mountedUnder.endsWith(basePath);
+    // Mounted at its base path and given the base path too: the public URL is not what to change.
+    const doubled = doubledBy(mountedUnder, basePath);
     const reached = hostWritten ? `${arrivedAt} (the host its first request named in Host, which any sender writes: check it is yours)` : arrivedAt;
     const hint =
       basePath && publicUrl.endsWith(`${basePath}${basePath}`)
         ? `; it ends with the base path ${basePath}, which the companion adds itself: leave it out`
         : mountedUnder
-          ? `; requests reach this companion at ${reached}, mounted under ${mountedUnder}: set basePath to ${mountedUnder}${basePath}, so that its routes and the addresses it gives out agree`
+          ? `; ${mountAdvice(mountedUnder, basePath, reached)}`
           : arrivedAt === publicUrl
             ? ''
             : proxied
               ? `; requests reach this companion through a proxy (they carry X-Forwarded-For), which asks it at ${reached}: give the public address the proxy serves it at, with the path the proxy forwards to it (https://shop.example/pay for the proxy's /pay/)`
               : `; requests reach this companion at ${reached}`;
     const fix = doubled
-      ? `. The base path is doubled: requests reach this companion at ${reached}, as the mount path (${mountedUnder}) and basePath both add ${basePath}. ` +
-        `basePath already puts the companion's routes under ${basePath}: keep basePath ${basePath}, and mount the app without ${basePath} (Hono: route('/', companion.app))`
+      ? `. ${upperFirst(mountAdvice(mountedUnder, basePath, reached))}`
       : unmounted
         ? `: the address is right (requests reach this companion at it), but the server there answers ${answered} itself, so the companion is probably not mounted at that path in it. ` +
           (answered === 404
@@ -243,13 +240,12 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
 
   return (c, next) => {
     if (!served && c.env !== undefined) {
-      served = true;
-      // A request whose Host no URL can hold says nothing of where the companion is: the next one may.
       const address = requestAddress(c.req.url);
-      if (address && asked) {
-        const mountedUnder = mountOf(c, address.pathname);
-        if (mountedUnder) logger.error(misrouted(mountedUnder, basePath, `${address.origin}${mountedUnder}${basePath}`), { public_url: publicUrl });
-      } else if (!address) served = false;
+      // A request whose Host no URL can hold says nothing of where the companion is: the next one may.
+      served = address !== undefined;
+      // The very first request is the probe's (below), which names a mount itself.
+      const mountedUnder = address && asked ? mountOf(c, address.pathname) : '';
+      if (mountedUnder) logger.error(misrouted(mountedUnder, basePath, `${address!.origin}${mountedUnder}${basePath}`), { public_url: publicUrl });
     }
     const address = asked ? undefined : requestAddress(c.req.url);
     if (address) {
@@ -264,17 +260,32 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
 }
 
 /**
+ * Mounted at its base path and given the base path too (Hono's route('/payments', …) of a
+ * companion with basePath /payments): its routes are under both, the addresses it gives out under one.
+ */
+const doubledBy = (mountedUnder: string, basePath: string): boolean => basePath !== '' && mountedUnder.endsWith(basePath);
+
+/** What to change when requests reach the companion at `reached`, mounted under `mountedUnder` in front of its base path. */
+function mountAdvice(mountedUnder: string, basePath: string, reached: string): string {
+  return doubledBy(mountedUnder, basePath)
+    ? `the base path is doubled: requests reach this companion at ${reached}, as the mount path (${mountedUnder}) and basePath both add ${basePath}. ` +
+        `basePath already puts the companion's routes under ${basePath}: keep basePath ${basePath}, and mount the app without ${basePath} (Hono: route('/', companion.app))`
+    : `requests reach this companion at ${reached}, mounted under ${mountedUnder}: set basePath to ${mountedUnder}${basePath}, so that its routes and the addresses it gives out agree`;
+}
+
+const upperFirst = (text: string): string => text[0]!.toUpperCase() + text.slice(1);
+
+/**
  * A mount the first request did not show (it came in process): every address the companion
  * gives out misses the mount's path, so the gateway's webhooks and the customers' way back reach
  * no route.
  */
 function misrouted(mountedUnder: string, basePath: string, reached: string): string {
-  const lost = "the gateway's webhooks and the customer's way back from 3-D Secure or the hosted page are sent where no route of it answers";
-  return basePath !== '' && mountedUnder.endsWith(basePath)
-    ? `the base path is doubled: requests reach this companion at ${reached}, as the mount path (${mountedUnder}) and basePath both add ${basePath}, and ${lost}. ` +
-        `basePath already puts the companion's routes under ${basePath}: keep basePath ${basePath}, and mount the app without ${basePath} (Hono: route('/', companion.app))`
-    : `requests reach this companion at ${reached}, mounted under ${mountedUnder}, which the addresses it gives out leave out: ${lost}. ` +
-        `Set basePath to ${mountedUnder}${basePath}, and mount the app without ${mountedUnder} (Hono: route('/', companion.app)), so that its routes and those addresses agree`;
+  return (
+    "the gateway's webhooks and the customer's way back from 3-D Secure or the hosted page are sent where no route of the companion answers. " +
+    upperFirst(mountAdvice(mountedUnder, basePath, reached)) +
+    (doubledBy(mountedUnder, basePath) ? '' : `, and mount the app without ${mountedUnder} (Hono: route('/', companion.app))`)
+  );
 }
 
 /** Whether two addresses are the same, this machine's names (localhost, 127.0.0.1, ::1) taken as one. */
