@@ -245,7 +245,8 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       served = address !== undefined;
       // The very first request is the probe's (below), which names a mount itself.
       const mountedUnder = address && asked ? mountOf(c, address.pathname) : '';
-      if (mountedUnder) logger.error(misrouted(mountedUnder, basePath, `${address!.origin}${mountedUnder}${basePath}`), { public_url: publicUrl });
+      // The path only: the host is what its sender wrote (a stranger's, perhaps), the mount is this server's own.
+      if (mountedUnder) logger.error(misrouted(mountedUnder, basePath, `${mountedUnder}${basePath}`), { public_url: publicUrl });
     }
     const address = asked ? undefined : requestAddress(c.req.url);
     if (address) {
