@@ -30,7 +30,7 @@ export function inspectorRoutes(gateway: SimulatedGateway): Hono<SandboxEnv> {
     return sendPage(c, inspectorPage(inspectorListing(gateway), gateway.config.projects), { scripts: true });
   });
 
-  inspector.get('/requests', (c) => {
+  inspector.get('/requests', async (c) => {
     const query = parseInput(RequestsQuery, readQuery(c));
     const listing = inspectorListing(gateway, query.after);
     if (query.format === 'html') return sendPage(c, requestList(listing));

@@ -53,7 +53,7 @@ export function pageRoutes(gateway: SimulatedGateway, publicUrl: string | undefi
   const noCheckout = (c: Context<SandboxEnv>) =>
     sendPage(c, missingPage('Payment page not found', 'This payment page does not exist. Return to the shop and start again.'), { status: 404 });
 
-  pages.get(checkoutPath, (c) => {
+  pages.get(checkoutPath, async (c) => {
     const order = checkoutOrder(c);
     if (!order) return noCheckout(c);
     if (awaitsCard(order.payment)) {
