@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildWhatIsStale, REPOSITORY } from './builds.js';
 
@@ -97,14 +97,16 @@ describe('npm start', { timeout: 90_000 }, () => {
   it('says to run npm install, in one line, when nothing is installed yet', async () => {
     const clone = mkdtempSync(join(tmpdir(), 'payform-clone-'));
     onTestFinished(() => rmSync(clone, { recursive: true, force: true }));
-    mkdirSync(join(clone, 'demo'));
-    copyFileSync(join(REPOSITORY, 'demo/start.mjs'), join(clone, 'demo/start.mjs'));
+    for (const file of ['demo/start.mjs', 'e2e/entry-points.mjs']) {
+      mkdirSync(join(clone, dirname(file)), { recursive: true });
+      copyFileSync(join(REPOSITORY, file), join(clone, file));
+    }
     child = spawn(process.execPath, [join(clone, 'demo/start.mjs')], { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'] });
     let printed = '';
     child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(1);
-    expect(printed).toBe(`payform could not start: its dependencies are not installed (no tsx in ${join(clone, 'node_modules')}/): run npm install first, then npm start\n`);
+    expect(printed).toBe(`payform could not start: its dependencies are not installed (no esbuild in ${join(clone, 'node_modules')}/): run npm install first, then npm start\n`);
   });
 
   // A wrong sandbox variable is refused the same way (stack.test.ts has each, in process).

@@ -1,5 +1,5 @@
 /**
- * The bundles spawned processes run (entry-points.ts): each module keeps its own import.meta.url,
+ * The bundles `npm start` and spawned processes run (entry-points.mjs): each module keeps its own import.meta.url,
  * an edit to any module makes a new bundle, and an unchanged one is reused as it is.
  */
 import { execFile } from 'node:child_process';
@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPOSITORY } from '../demo/builds.js';
-import { bundled } from './entry-points.js';
+import { bundled } from './entry-points.mjs';
 
 const run = promisify(execFile);
 // Inside the repository, as entries are (the bundle resolves installed packages from there).

@@ -6,7 +6,7 @@
  */
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
-import { bundled } from './entry-points.js';
+import { bundled } from './entry-points.mjs';
 
 const WORKERS = Number(process.env.PAYFORM_E2E_WORKERS ?? 2);
 
@@ -45,7 +45,7 @@ export default defineConfig({
     navigationTimeout: 15_000,
   },
   webServer: {
-    // From its bundle (entry-points.ts): the journeys wait for the stacks, which start in a third of the CPU tsx takes.
+    // From its bundle (entry-points.mjs): the journeys wait for the stacks, which start in a third of the CPU tsx takes.
     command: `node ${JSON.stringify(await bundled('e2e/serve-stacks.ts'))}`,
     cwd: '..',
     env: { PAYFORM_E2E_WORKERS: String(WORKERS) },

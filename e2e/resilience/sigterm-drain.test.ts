@@ -21,7 +21,7 @@ import { eventually, payBody } from '../../server/companion/test/stack.js';
 import type { Json } from '../../server/companion/test/stack.js';
 import { serveSandbox } from '../../server/sandbox/testing/served.js';
 import type { ServedSandbox } from '../../server/sandbox/testing/served.js';
-import { bundled } from '../entry-points.js';
+import { bundled } from '../entry-points.mjs';
 
 const ADMIN_TOKEN = 'drain-test-admin-token-0123456789';
 const PAYMENTS = 5;

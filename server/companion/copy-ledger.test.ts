@@ -15,7 +15,7 @@ import { paidOrder } from '../ledger/testing/contract.js';
 import { trackedLedgers, withTestDatabase } from '../ledger/testing/databases.js';
 import type { LedgerBackend } from '../ledger/testing/databases.js';
 import { claimSchema, releaseSchema, withClient } from '../ledger/testing/schema-pool.js';
-import { bundled } from '../../e2e/entry-points.js';
+import { bundled } from '../../e2e/entry-points.mjs';
 import { card, CUSTOMER, FINGERPRINT } from './test/cards.js';
 import { createStack } from './test/stack.js';
 import type { Stack } from './test/stack.js';

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundled } from '../../e2e/entry-points.js';
+import { bundled } from '../../e2e/entry-points.mjs';
 import { finished } from './test/finished-process.js';
 import type { Finished } from './test/finished-process.js';
 

@@ -11,7 +11,7 @@ import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
 import { claimedPayment, gatewayEvent, paidOrder, refundsOf, teaSession } from './testing/contract.js';
 import type { WorkerJob, WorkerReport } from './testing/process-worker.js';
-import { bundled } from '../../e2e/entry-points.js';
+import { bundled } from '../../e2e/entry-points.mjs';
 
 const worker = await bundled('server/ledger/testing/process-worker.ts');
 

@@ -19,7 +19,7 @@ import type { GatewayEvent } from './types.js';
 import { claimedPayment, describeLedgerContract, gatewayEvent } from './testing/contract.js';
 import { fileBackend, memoryBackend } from './testing/databases.js';
 import { mountSmallDisk } from './testing/small-disk.js';
-import { bundled } from '../../e2e/entry-points.js';
+import { bundled } from '../../e2e/entry-points.mjs';
 
 describeLedgerContract(memoryBackend);
 describeLedgerContract(fileBackend);

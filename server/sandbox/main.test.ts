@@ -16,7 +16,7 @@ import { parseEnv } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCardNumber, TEST_CARDS, TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import { authHeaderValue } from '../gateway/wire/routes.js';
-import { bundled } from '../../e2e/entry-points.js';
+import { bundled } from '../../e2e/entry-points.mjs';
 import type { Project } from './config.js';
 import { directPayment } from './testing/in-process.js';
 

@@ -1,6 +1,6 @@
 /**
  * Starts the sandbox and companions of serve.ts as child processes and stops them: serve.ts from
- * its bundle (e2e/entry-points.ts), so a start costs what a payform server's does, not what tsx
+ * its bundle (e2e/entry-points.mjs), so a start costs what a payform server's does, not what tsx
  * adds; through tsx when the run is profiled (below). Each child listens on 127.0.0.1 and a free port and dies with its parent (its standard
  * input is a pipe from us). Standard error — the companion's log — goes to a file when one is named.
  */
@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { bundled } from '../../entry-points.js';
+import { bundled } from '../../entry-points.mjs';
 
 const SERVE = 'e2e/bench/servers/serve.ts';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundled } from '../../../e2e/entry-points.js';
+import { bundled } from '../../../e2e/entry-points.mjs';
 import { NOTICE_GRACE_MS } from '../../ledger/index.js';
 import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
 import type { ServedSandbox } from '../../sandbox/testing/served.js';

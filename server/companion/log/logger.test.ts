@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { bundled } from '../../../e2e/entry-points.js';
+import { bundled } from '../../../e2e/entry-points.mjs';
 import { batchedByTurn, createLogger } from './logger.js';
 
 function recordedWrites() {

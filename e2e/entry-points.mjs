@@ -1,6 +1,8 @@
 /**
- * How a test starts a TypeScript entry point (a server's main, a bench server, a worker) in a
- * Node process of its own: from one JavaScript file that esbuild bundled from the current sources.
+ * How `npm start` (demo/start.mjs) and the tests start a TypeScript entry point (the demo, a
+ * server's main, a bench server, a worker) in a Node process: from one JavaScript file that
+ * esbuild bundled from the current sources. Plain JavaScript, so that `npm start` needs no
+ * TypeScript loader even to check that its bundle is fresh (entry-points.d.mts types it).
  * The repository's modules are in it (`@payform/*` too, through tsconfig.json's paths); installed
  * packages stay imports. Bundles live in node_modules/.cache/payform/entries and are built again
  * once any module in them, tsconfig.json or this file is newer.
@@ -16,21 +18,23 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import process from 'node:process';
+import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import { build } from 'esbuild';
-import type { Plugin } from 'esbuild';
-import { REPOSITORY } from '../demo/builds.js';
+
+const REPOSITORY = fileURLToPath(new URL('..', import.meta.url));
 
 // One folder a checkout: the bench's baseline worktrees share this node_modules (e2e/bench/trees).
 const CACHE = join(REPOSITORY, 'node_modules', '.cache', 'payform', 'entries', createHash('sha256').update(REPOSITORY).digest('hex').slice(0, 12));
 /** Besides the modules bundled: what decides how they are bundled. */
-const SETTINGS = ['tsconfig.json', 'e2e/entry-points.ts'];
+const SETTINGS = ['tsconfig.json', 'e2e/entry-points.mjs'];
 
 /**
  * Each module keeps its own `import.meta.url`, as under tsx: paths a module finds beside itself
  * (`new URL('..', import.meta.url)`, `createRequire(import.meta.url)`) stay right in the bundle.
+ * @type {import('esbuild').Plugin}
  */
-const ownImportMetaUrl: Plugin = {
+const ownImportMetaUrl = {
   name: 'own-import-meta-url',
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, async ({ path }) => ({
@@ -40,11 +44,14 @@ const ownImportMetaUrl: Plugin = {
   },
 };
 
-/** Bundles this process is making, by entry: asked for again meanwhile, each is made once. */
-const making = new Map<string, Promise<string>>();
+/**
+ * Bundles this process is making, by entry: asked for again meanwhile, each is made once.
+ * @type {Map<string, Promise<string>>}
+ */
+const making = new Map();
 
 /** The bundle of `entry` (a path relative to the repository), made first when missing or stale. */
-export async function bundled(entry: string): Promise<string> {
+export async function bundled(entry) {
   const outfile = join(CACHE, `${entry.replaceAll('/', '__').replace(/\.ts$/, '')}.mjs`);
   if (isFresh(outfile)) return outfile;
   let bundle = making.get(entry);
@@ -55,7 +62,7 @@ export async function bundled(entry: string): Promise<string> {
   return bundle;
 }
 
-async function makeBundle(entry: string, outfile: string): Promise<string> {
+async function makeBundle(entry, outfile) {
   mkdirSync(CACHE, { recursive: true });
   // Written aside and renamed: processes bundling the same entry at once never read half a file.
   const temporary = `${outfile}.${process.pid}.tmp.mjs`;
@@ -81,13 +88,14 @@ async function makeBundle(entry: string, outfile: string): Promise<string> {
 }
 
 /** Where the files a bundle was made from are listed. */
-const inputsOf = (outfile: string) => `${outfile}.inputs.json`;
+const inputsOf = (outfile) => `${outfile}.inputs.json`;
 
 /** The bundle is there and newer than every file it was made from. */
-function isFresh(outfile: string): boolean {
+function isFresh(outfile) {
   try {
     const builtAt = statSync(outfile).mtimeMs;
-    const inputs = JSON.parse(readFileSync(inputsOf(outfile), 'utf8')) as string[];
+    /** @type {string[]} */
+    const inputs = JSON.parse(readFileSync(inputsOf(outfile), 'utf8'));
     return inputs.every((input) => statSync(join(REPOSITORY, input)).mtimeMs < builtAt);
   } catch {
     return false;
