@@ -28,6 +28,7 @@ import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSe
 import { sweepAbandonedSessions } from './session-sweep.js';
 import { settleOperation } from './settlement.js';
 import { recordedLightly, sqliteDialect } from './sqlite.js';
+import type { InternalOpenOptions } from './sqlite.js';
 import type { CommitObserver } from './durability.js';
 import { recordGatewayOperation } from './unasked-operations.js';
 import type {
@@ -411,7 +412,8 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const postgres = isPostgresUrl(url);
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
-  const sqlite = postgres ? undefined : await sqliteDialect(url, { onCommit: options.onCommit, log: options.log ?? console });
+  const { memoryImage } = options as LedgerOptions & InternalOpenOptions;
+  const sqlite = postgres ? undefined : await sqliteDialect(url, { onCommit: options.onCommit, log: options.log ?? console, memoryImage });
   const postgresDb = sqlite ? undefined : await postgresDialect(url, { schema, poolSize: options.poolSize, log: options.log ?? console });
   const database = sqlite ?? postgresDb!;
   const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;

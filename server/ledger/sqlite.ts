@@ -524,7 +524,16 @@ export interface SqliteOptions {
   readonly alone?: boolean;
   /** Where the ledger says what it does by itself (a file deleted under it saved, and taken back); the console by default. */
   readonly log?: LedgerLog;
+  /** `:memory:` only: better-sqlite3's serialize() of a migrated ledger, which this one starts as a copy of (InternalOpenOptions). */
+  readonly memoryImage?: Buffer;
 }
+
+/**
+ * What openLedger reads beyond LedgerOptions, internal — in neither LedgerOptions nor index.ts:
+ * the ledger's own tests open a thousand ledgers a run as copies of one migrated once
+ * (testing/databases.ts), where migrating each from nothing cost most of their CPU.
+ */
+export type InternalOpenOptions = Pick<SqliteOptions, 'memoryImage'>;
 
 /**
  * `mkdir -p`, a level at a time: Node 20's recursive mkdirSync never returns for a path under
@@ -588,9 +597,10 @@ export function checkWritable(database: Database.Database, location: string): vo
 }
 
 /** `location` is a file path or `:memory:`. */
-export async function sqliteDialect(location: string, { onCommit, lockWaitMs = LOCK_WAIT_MS, alone = false, log = console }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
+export async function sqliteDialect(location: string, { onCommit, lockWaitMs = LOCK_WAIT_MS, alone = false, log = console, memoryImage }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
   const Sqlite = await loadSqlite();
   const inMemory = location === ':memory:';
+  if (memoryImage && !inMemory) throw new Error('an image opens a ledger in memory only');
   if (!inMemory) {
     try {
       makeDirectory(dirname(location));
@@ -607,7 +617,7 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
     }
     createPrivately(location);
   }
-  const database = opened(() => new Sqlite(location), location);
+  const database = opened(() => new Sqlite(memoryImage ?? location), location);
   database.pragma('foreign_keys = ON');
   // Set before the first read, which takes the lock (setUpFile's).
   if (alone) database.pragma('locking_mode = EXCLUSIVE');

@@ -62,6 +62,13 @@ export function describeLedgerContract(backend: LedgerBackend): void {
     if (backend.persistent) describeSchema();
     function describeSchema() {
     describe('schema', () => {
+      // What the migrator made, not a copy of a ledger migrated earlier.
+      beforeEach(async () => {
+        await store.dispose();
+        store = await backend.open(clock, { fromScratch: true });
+        ledger = store.ledger;
+      });
+
       it('opens an existing database again without migrating twice and keeps its data', async () => {
         const payment = await paidOrder(ledger);
         const again = await store.reopen!();
