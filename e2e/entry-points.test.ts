@@ -1,9 +1,10 @@
 /**
  * The bundles `npm start` and spawned processes run (entry-points.mjs): each module keeps its own import.meta.url,
- * an edit to any module makes a new bundle, and an unchanged one is reused as it is.
+ * installed packages are in the bundle but for the drivers and tools left outside, an edit to any module makes a
+ * new bundle, and an unchanged one is reused as it is.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -31,6 +32,24 @@ describe('a TypeScript entry point bundled for a process of its own', () => {
       here: pathToFileURL(join(FIXTURE, 'nested')).href + '/',
       main: pathToFileURL(join(FIXTURE, 'main.ts')).href,
     });
+  });
+
+  it('holds the installed packages, CommonJS ones calling require included, and imports the ledger drivers', async () => {
+    const entry = relative(REPOSITORY, join(FIXTURE, 'packages.ts'));
+    const certificate = join(FIXTURE, 'certificate.pem');
+    writeFileSync(certificate, 'a certificate');
+    writeFileSync(
+      join(FIXTURE, 'packages.ts'),
+      // pg-connection-string is CommonJS: it reads the certificate with require('fs').
+      "import { parse } from 'pg-connection-string';\nimport Database from 'better-sqlite3';\n" +
+        `console.log(JSON.stringify({ cert: parse('postgres://h/db?sslcert=${certificate}').ssl, database: typeof Database }));\n`,
+    );
+    const bundle = await bundled(entry);
+    const { stdout } = await run(process.execPath, [bundle]);
+    expect(JSON.parse(stdout)).toEqual({ cert: { cert: 'a certificate' }, database: 'function' });
+    const source = readFileSync(bundle, 'utf8');
+    expect(source).toMatch(/from "better-sqlite3"/);
+    expect(source).not.toMatch(/from "pg-connection-string"/);
   });
 
   it('is reused while nothing in it changed, and made again after an edit to any module', async () => {
