@@ -4,7 +4,7 @@
  * esbuild bundled from the current sources. Plain JavaScript, so that `npm start` needs no
  * TypeScript loader even to check that its bundle is fresh (entry-points.d.mts types it).
  * The repository's modules are in it (`@payform/*` too, through tsconfig.json's paths), and so are
- * the installed packages, but for those that find files of their own as they run (OUTSIDE).
+ * the installed packages but for the ledger's drivers (driversOutside).
  * Bundles live in node_modules/.cache/payform/entries and are built again once any module in
  * them, tsconfig.json or this file is newer.
  *
@@ -47,24 +47,16 @@ const ownImportMetaUrl = {
 };
 
 /**
- * Installed packages that stay imports: the ledger's drivers (the companion looks for the one its
- * PAYFORM_DATABASE_URL needs as it starts, and says which to install when it is missing), the
- * build tools the demo's entries run (their own binaries and files) and what loads test code.
- */
-const OUTSIDE = /^(better-sqlite3|pg|pg-native|vite|esbuild|rollup|@rollup\/.*|lightningcss|tsx|typescript|vitest|playwright|playwright-core|@playwright\/.*)$/;
-
-/** The package an import names, when it is a bare specifier (`@scope/name/sub` -> `@scope/name`). */
-const packageOf = (specifier) => /^(?:@[^/]+\/)?[^/.][^/]*/.exec(specifier)?.[0];
-
-/**
- * Installed packages in the bundle, but for those OUTSIDE names (`@payform/*` never is one: esbuild
- * finds it through tsconfig.json's paths).
+ * Installed packages are bundled too, but for the ledger's drivers: the companion looks for the one
+ * its PAYFORM_DATABASE_URL needs as it starts and says which to install when it is missing (a
+ * bundled driver could never be missing), and better-sqlite3's native addon is found beside its
+ * package.json.
  * @type {import('esbuild').Plugin}
  */
-const packagesOutside = {
-  name: 'packages-outside',
+const driversOutside = {
+  name: 'drivers-outside',
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, ({ path }) => (OUTSIDE.test(packageOf(path) ?? '') ? { path, external: true } : undefined));
+    build.onResolve({ filter: /^(better-sqlite3|pg)(\/|$)/ }, ({ path }) => ({ path, external: true }));
   },
 };
 
@@ -103,7 +95,7 @@ async function makeBundle(entry, outfile) {
     tsconfig: 'tsconfig.json',
     metafile: true,
     logLevel: 'error',
-    plugins: [packagesOutside, ownImportMetaUrl],
+    plugins: [driversOutside, ownImportMetaUrl],
   });
   const listing = inputsOf(outfile);
   writeFileSync(`${listing}.${process.pid}.tmp`, JSON.stringify([...Object.keys(metafile.inputs), ...SETTINGS]));
