@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -94,19 +94,37 @@ describe('npm start', { timeout: 90_000 }, () => {
     expect(printed).toContain('PORT');
   });
 
-  it('says to run npm install, in one line, when nothing is installed yet', async () => {
+  /** `npm start` in a copy of its start-up files alone (plus `files`), with what `installed` names linked from the repository's node_modules. */
+  async function startInClone(files: Record<string, string>, installed: string[]): Promise<{ code: number | null; printed: string; clone: string }> {
     const clone = mkdtempSync(join(tmpdir(), 'payform-clone-'));
     onTestFinished(() => rmSync(clone, { recursive: true, force: true }));
-    for (const file of ['demo/start.mjs', 'e2e/entry-points.mjs']) {
+    for (const file of ['demo/start.mjs', 'e2e/entry-points.mjs', 'tsconfig.json']) {
       mkdirSync(join(clone, dirname(file)), { recursive: true });
       copyFileSync(join(REPOSITORY, file), join(clone, file));
+    }
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(clone, file), text);
+    for (const name of installed) {
+      mkdirSync(join(clone, 'node_modules'), { recursive: true });
+      symlinkSync(join(REPOSITORY, 'node_modules', name), join(clone, 'node_modules', name));
     }
     child = spawn(process.execPath, [join(clone, 'demo/start.mjs')], { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'] });
     let printed = '';
     child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
     const [code] = (await once(child, 'exit')) as [number | null];
+    return { code, printed, clone };
+  }
+
+  it('says to run npm install, in one line, when nothing is installed yet', async () => {
+    const { code, printed, clone } = await startInClone({}, []);
     expect(code).toBe(1);
     expect(printed).toBe(`payform could not start: its dependencies are not installed (no esbuild in ${join(clone, 'node_modules')}/): run npm install first, then npm start\n`);
+  });
+
+  it('names the packages missing from an install behind package.json, and says to run npm install', async () => {
+    const main = "import { Hono } from 'hono';\nimport { serve } from '@hono/node-server';\nserve({ fetch: new Hono().fetch });\n";
+    const { code, printed } = await startInClone({ 'demo/main.ts': main }, ['esbuild', '@esbuild']);
+    expect(code).toBe(1);
+    expect(printed).toMatch(/payform could not start: packages it needs are not installed \(hono, @hono\/node-server\): run npm install, then npm start again\n$/);
   });
 
   // A wrong sandbox variable is refused the same way (stack.test.ts has each, in process).

@@ -35,7 +35,10 @@ let main;
 try {
   main = await bundled('demo/main.ts');
 } catch (error) {
-  // esbuild printed its own errors above, each with its place in the sources.
+  // esbuild printed its own errors above, each with its place in the sources. An installed package
+  // it could not find is not the sources' fault: the install is behind package.json.
+  const missing = new Set((error?.errors ?? []).map(({ text }) => /^Could not resolve "((?:@[^/"]+\/)?[^./"][^/"]*)/.exec(text)?.[1]).filter(Boolean));
+  if (missing.size > 0) fail(`packages it needs are not installed (${[...missing].join(', ')}): run npm install, then npm start again`);
   fail(error?.errors ? 'its sources did not bundle: fix what esbuild printed above, then run npm start again' : `its sources could not be bundled: ${error?.message ?? String(error)}`);
 }
 await import(pathToFileURL(main).href);
