@@ -19,6 +19,9 @@ import process from 'node:process';
 
 const [project, ...packages] = process.argv.slice(2).map((argument, index) => (index === 0 ? resolve(argument) : argument));
 const ts = createRequire(join(project, 'tsconfig.json'))('typescript');
+if (typeof ts.createProgram !== 'function') {
+  throw new Error(`the shop's TypeScript ${ts.version ?? ''} has no compiler API (createProgram; TypeScript 7's package has none yet) to check the project with: give the shop TypeScript 5 or 6`);
+}
 
 /** The folder of `name` as Node would find it from `from`: in the nearest node_modules that has it. */
 function packageFolder(name, from) {
