@@ -1,7 +1,7 @@
 /**
  * The bundles `npm start` and spawned processes run (entry-points.mjs): each module keeps its own import.meta.url,
- * installed packages are in the bundle but for the drivers and tools left outside, an edit to any module makes a
- * new bundle, and an unchanged one is reused as it is.
+ * installed packages are in the bundle but for the ledger's drivers, an edit to any module makes a new bundle, and
+ * an unchanged one is reused as it is.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';

@@ -17,7 +17,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 
-const [project, ...packages] = process.argv.slice(2).map((argument, index) => (index === 0 ? resolve(argument) : argument));
+const [projectArgument, ...packages] = process.argv.slice(2);
+const project = resolve(projectArgument);
 const ts = createRequire(join(project, 'tsconfig.json'))('typescript');
 if (typeof ts.createProgram !== 'function') {
   throw new Error(`the shop's TypeScript ${ts.version ?? ''} has no compiler API (createProgram; TypeScript 7's package has none yet) to check the project with: give the shop TypeScript 5 or 6`);
