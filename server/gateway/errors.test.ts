@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError, DuplicateOrderError, GatewayError, GatewayUnavailableError, InvalidRequestError, NetworkTimeoutError,
   NotFoundError, OutcomeUnknownError, RateLimitError, UnexpectedResponseError, errorFromResponse, maskCardData,
+  maskFreeText,
 } from './errors.js';
 
 describe('errorFromResponse', () => {
@@ -113,6 +114,34 @@ describe('maskCardData', () => {
   it('masks card data anywhere in a structure — keys, numbers, siblings — and keeps it readable', () => {
     const masked = maskCardData({ args: [{ field_name: 'card_cvv', violation: 'bad value 123' }], echo: { '4242424242424242': 4242424242424242 }, cvv: 987 });
     expect(masked).toEqual({ args: [{ field_name: 'card_cvv', violation: 'bad value [cvv]' }], echo: { '[card number]': '[card number]' }, cvv: '[cvv]' });
+  });
+});
+
+describe('maskFreeText', () => {
+  it.each([
+    ['cvv 123', 'cvv [cvv]'],
+    ['CVV: 1234, thanks', 'CVV: [cvv], thanks'],
+    ['the security code is 987', 'the security code is [cvv]'],
+    ['cvc2=123', 'cvc2=[cvv]'],
+    ['CV2 123', 'CV2 [cvv]'],
+    ['card code: 1234', 'card code: [cvv]'],
+    ['123 (CVV)', '[cvv] (CVV)'],
+    ['cvv 123 456 789', 'cvv [cvv] [cvv] [cvv]'],
+    ['card 4242 4242 4242 4242 exp 12/30 cvv 737', 'card [card number] exp 12/30 cvv [cvv]'],
+    ['Model CVV 200', 'Model CVV [cvv]'],
+    ['ＣＶＶ １２３, room 1402', 'ＣＶＶ [cvv], room [cvv]'],
+  ])('masks the code beside its mention: %s', (text, masked) => {
+    expect(maskFreeText(text)).toBe(masked);
+  });
+
+  it.each([
+    'Courier: CSC Logistics, order 2026-11-29 room 1402, 3 items',
+    'Invoice 4711 for CVC Capital, due 2026',
+    'Sticker pack (no security code), SKU 8812, qty 250',
+    'cvv checked; order 4711',
+    'tea 250 g',
+  ])('keeps numbers that only share the text with a mention: %s', (text) => {
+    expect(maskFreeText(text)).toBe(text);
   });
 });
 

@@ -1,14 +1,15 @@
 /**
  * Free text that is kept, shown and sent on (a session's description, an operation's comment):
  * masked here, once, as it is read — a card number or a security code typed into it never gets
- * further. A mask may be longer than what it hides (`[cvv]` for three digits), and the masked
- * text still has the gateway's limit to fit: one that would not is refused for that, not for a
- * length the text as sent does not have.
+ * further (`maskFreeText`: a code beside its mention, not every number of a text that names
+ * one). A mask may be longer than what it hides (`[cvv]` for three digits), and the masked text
+ * still has the gateway's limit to fit: one that would not is refused for that, not for a length
+ * the text as sent does not have.
  */
 import type * as z from 'zod';
-import { maskStoredText } from '../log/redact.js';
+import { maskFreeText } from '@payform/gateway';
 
 export const maskedText = <T extends z.ZodType<string>>(text: T, max: number) =>
-  text.transform(maskStoredText).refine((masked) => masked.length <= max, {
+  text.transform(maskFreeText).refine((masked) => masked.length <= max, {
     error: (issue) => `must be at most ${max} characters once its security codes are masked as [cvv] and card numbers as [card number]: it would be ${(issue.input as string).length}`,
   });

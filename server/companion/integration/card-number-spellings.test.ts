@@ -100,6 +100,20 @@ describe('a card number in free text, however it is written', () => {
   });
 });
 
+describe('a security code in free text', () => {
+  it('is masked beside its mention in a description and a refund comment; the text\'s other numbers are kept', async () => {
+    const stack = await open();
+    const description = 'Courier: CSC Logistics, order 2026-11-29 room 1402, 3 items; the security code is 737';
+    const kept = 'Courier: CSC Logistics, order 2026-11-29 room 1402, 3 items; the security code is [cvv]';
+    const session = await stack.openSession({ amount: 100, description });
+    expect(session.description).toBe(kept);
+    expect((await stack.ledger.getSession(session.id))?.description).toBe(kept);
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    const answer = await refund(stack, session.order_id, 'Invoice 4711 for CVC Capital, due 2026; customer read out cvv 737');
+    expect(answer.operation.comment).toBe('Invoice 4711 for CVC Capital, due 2026; customer read out cvv [cvv]');
+  });
+});
+
 describe('free text its masks would make longer than the gateway takes', () => {
   // Each security code becomes [cvv]: 2048 characters as sent, more once masked.
   const codes = `cvv ${'123 '.repeat(600)}`.slice(0, 2048);
