@@ -233,6 +233,12 @@ describe('readCompanionConfig', () => {
     expect(() => readCompanionConfig({ ...production, PAYFORM_ADMINTOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb' })).toThrow(
       'Invalid environment: production needs PAYFORM_ADMIN_TOKEN; PAYFORM_ADMINTOKEN is set: did you mean PAYFORM_ADMIN_TOKEN?',
     );
+    // Misspelt variables the refusal does not name are said in it too, not on the start after it.
+    expect(() => readCompanionConfig({ PAYFORM_GATEWAY_BASE_URL: '127.0.0.1:43023', PAYFORM_GATEWAY_APISECRET: 'x', PAYFORM_DATABSE_URL: 'y' })).toThrow(
+      'Invalid environment: PAYFORM_GATEWAY_BASE_URL: must be an http(s) URL' +
+        '; PAYFORM_GATEWAY_APISECRET is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_API_SECRET?' +
+        '; PAYFORM_DATABSE_URL is not a variable of the companion and is ignored: did you mean PAYFORM_DATABASE_URL?',
+    );
     expect(readCompanionConfig({ PAYFROM_ADMIN_TOKEN: 'x', PAYPAL_CLIENT_ID: 'x' }).warnings).toEqual([
       'PAYFROM_ADMIN_TOKEN is not a variable of the companion and is ignored: did you mean PAYFORM_ADMIN_TOKEN?',
     ]);

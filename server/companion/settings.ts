@@ -214,9 +214,11 @@ export function readCompanionConfig(environment: EnvironmentInput): CompanionSet
     if (!(error instanceof TypeError)) throw error;
     // Of the variables this refusal names, a name set but not read is often why: said with it.
     const unread = unreadHint({ misspelt, leftAlone }, KNOWN_VARIABLES.filter((name) => new RegExp(`\\b${name}\\b`).test(error.message)));
+    // The others are said too: a start that succeeds would warn of them, and a refused one is the first look.
+    const others = strays.filter(({ name }) => !`${error.message}${unread}`.includes(name)).map((stray) => `; ${strayNotice(stray)}`).join('');
     const mode = processMode === 'production' && /\bproduction\b/.test(error.message) ? `; NODE_ENV=production is this process's (the settings given name no NODE_ENV)` : '';
-    if (!unread && !mode) throw error;
-    throw new TypeError(`${error.message}${unread}${mode}`, { cause: error });
+    if (!unread && !others && !mode) throw error;
+    throw new TypeError(`${error.message}${unread}${others}${mode}`, { cause: error });
   }
 }
 
