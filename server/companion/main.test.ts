@@ -75,6 +75,19 @@ describe('payform-companion that cannot start', () => {
       taken.close();
     }
   }, 60_000);
+
+  it('says the metrics address names the companion’s own port, not that another program holds it', async () => {
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    probe.close();
+    await once(probe, 'close');
+    const { code, stderr } = await runMain([], [], ':memory:', { PORT: String(port), PAYFORM_METRICS_ADDRESS: `127.0.0.1:${port}` });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n').at(-1)).toBe(
+      `payform companion could not start: PAYFORM_METRICS_ADDRESS names port ${port}, the companion's own (PORT): give the metrics a port of their own`,
+    );
+  }, 60_000);
 });
 
 describe('payform-companion whose PAYFORM_LOG_FILE cannot be written', () => {

@@ -497,7 +497,7 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
     const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);
     const composed = await compose(settings, { ...options, publicUrl }, { givingUp });
     const metricsServer = settings.metricsAddress
-      ? await serveMetrics(composed, settings.metricsAddress).catch(async (error: unknown) => {
+      ? await serveMetrics(composed, settings.metricsAddress, port).catch(async (error: unknown) => {
           await composed.close();
           throw error;
         })
@@ -613,7 +613,7 @@ function warnOfAnotherSandbox(baseUrl: string, sandboxOrigin: string | undefined
  * `GET /metrics` alone, without a token, on an address of its own: bound where only the
  * operator's Prometheus reaches (127.0.0.1, a private interface), never the public port.
  */
-async function serveMetrics(composed: ComposedCompanion, address: { host: string; port: number }): Promise<{ url: string; close(): Promise<void> }> {
+async function serveMetrics(composed: ComposedCompanion, address: { host: string; port: number }, companionPort: number): Promise<{ url: string; close(): Promise<void> }> {
   const { ledger, app } = composed;
   const { metrics, services } = app.companion;
   // Outside the app: its middleware never sees these answers.
@@ -630,7 +630,12 @@ async function serveMetrics(composed: ComposedCompanion, address: { host: string
   server.listen(address.port, address.host);
   await new Promise<void>((resolve, reject) => {
     if (server.listening) resolve();
-    server.once('listening', resolve).once('error', (error) => reject(listenProblem(error, address.port, address.host, 'PAYFORM_METRICS_ADDRESS')));
+    server.once('listening', resolve).once('error', (error: NodeJS.ErrnoException) => {
+      // The port the companion itself holds is in use by no one else: said as what it is.
+      if (error.code === 'EADDRINUSE' && address.port === companionPort) {
+        reject(new Error(`PAYFORM_METRICS_ADDRESS names port ${companionPort}, the companion's own (PORT): give the metrics a port of their own`, { cause: error }));
+      } else reject(listenProblem(error, address.port, address.host, 'PAYFORM_METRICS_ADDRESS'));
+    });
   });
   const bound = server.address() as AddressInfo;
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
