@@ -7,6 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCertifiedElsewhere } from '../gateway/test/certificate.js';
@@ -105,6 +106,25 @@ describe('a webhook that cannot be delivered', () => {
       expect(lines).toEqual([expect.stringContaining("failed: 10.255.0.1:80 cannot be reached from the sandbox (EHOSTUNREACH): check the address of server_url")]);
     } finally {
       stop();
+    }
+  });
+
+  it('says a receiver that resets the connection may have crashed, before guessing at https', async () => {
+    const resetting = createNetServer((socket) => socket.on('data', () => socket.resetAndDestroy()));
+    await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
+    const { port } = resetting.address() as AddressInfo;
+    const { webhooks, lines, advance, stop } = sender();
+    try {
+      webhooks.send(message(`http://127.0.0.1:${port}/hooks`));
+      await advance(0);
+      expect(lines).toEqual([
+        expect.stringContaining(
+          `failed: 127.0.0.1:${port} closed the connection without answering (ECONNRESET): did the receiver crash or restart, or is it an https server reached with http://? then give server_url with https://; retried 6`,
+        ),
+      ]);
+    } finally {
+      stop();
+      await new Promise<void>((resolve) => resetting.close(() => resolve()));
     }
   });
 

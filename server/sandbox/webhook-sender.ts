@@ -411,8 +411,9 @@ function failureReason(
     return `${where} cannot be reached from the sandbox (${code}): check the address of ${field}, and that the sandbox's network reaches it`;
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
-    const scheme = target.protocol === 'http:' ? ': an https server reached with http://? give ' + field + ' with https://' : '';
-    return `${where} closed the connection without answering (${code})${scheme}`;
+    // An https server that is sent plain http resets it too, but so does a receiver that crashed or restarted mid-request.
+    const scheme = target.protocol === 'http:' ? `, or is it an https server reached with http://? then give ${field} with https://` : '';
+    return `${where} closed the connection without answering (${code}): did the receiver crash or restart${scheme}`;
   }
   if (tls?.certificate === 'other host') {
     return `the receiver's TLS certificate is for other hosts than ${target.hostname} (${tls.code}): give ${field} with a host name the certificate names`;
