@@ -37,3 +37,17 @@ describe('unknown fields', () => {
     ]);
   });
 });
+
+describe('a number past its bounds', () => {
+  it('is named once, by its schema’s bound, not also by the safe-integer bound int() adds', () => {
+    const Latency = z.strictObject({ latency_ms: z.number().int().min(0).max(60_000), other: z.number().int().min(5).max(9) });
+    expect(issuesOf(Latency, { latency_ms: 1e20, other: -1e20 })).toEqual([
+      { field: 'latency_ms', reason: 'must be at most 60000' },
+      { field: 'other', reason: 'must be at least 5' },
+    ]);
+    expect(issuesOf(Latency, { latency_ms: 60_001, other: 10 })).toEqual([
+      { field: 'latency_ms', reason: 'must be at most 60000' },
+      { field: 'other', reason: 'must be at most 9' },
+    ]);
+  });
+});

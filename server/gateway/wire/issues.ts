@@ -27,7 +27,30 @@ export function parseWire<S extends z.ZodType>(schema: S, input: unknown): WireP
 
 /** One pair per problem (see issueFields). */
 export function fieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.flatMap(issueFields);
+  return withoutLooserBounds(error.issues).flatMap(issueFields);
+}
+
+/**
+ * `int()` bounds a number by ±(2^53 − 1) beside a schema's own `max()` and `min()`: a number
+ * past both is named once, by the tighter bound (`must be at most 60000`), not by two.
+ */
+function withoutLooserBounds(issues: readonly z.core.$ZodIssue[]): readonly z.core.$ZodIssue[] {
+  const tightest = new Map<string, { issue: z.core.$ZodIssue; bound: number }>();
+  for (const issue of issues) {
+    const bound = numberBound(issue);
+    if (bound === undefined) continue;
+    const key = `${issue.code} ${fieldPath(issue.path)}`;
+    const kept = tightest.get(key);
+    if (!kept || (issue.code === 'too_big' ? bound < kept.bound : bound > kept.bound)) tightest.set(key, { issue, bound });
+  }
+  if (tightest.size === 0) return issues;
+  return issues.filter((issue) => numberBound(issue) === undefined || tightest.get(`${issue.code} ${fieldPath(issue.path)}`)?.issue === issue);
+}
+
+/** A number's bound that `issue` says it is past: `int` the safe-integer one, `number` a schema's. */
+function numberBound(issue: z.core.$ZodIssue): number | undefined {
+  if ((issue.code !== 'too_big' && issue.code !== 'too_small') || (issue.origin !== 'number' && issue.origin !== 'int')) return undefined;
+  return Number(issue.code === 'too_big' ? issue.maximum : issue.minimum);
 }
 
 /**
