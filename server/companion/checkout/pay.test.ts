@@ -467,6 +467,30 @@ describe('a gateway outage the customer clicks through', () => {
   });
 });
 
+describe('a gateway that takes the payment and never answers', () => {
+  it('has the customer answered pending after the call’s timeout and one read of the order, its retries inside the read’s limit', async () => {
+    let frozen = false;
+    const orderReads: string[] = [];
+    const hang = (signal: AbortSignal | null | undefined) => new Promise<Response>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason as Error)));
+    await open({
+      gateway: {
+        timeoutMs: 300,
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          if (!frozen) return Promise.resolve(stack.sandbox.fetch(request));
+          if (request.method === 'GET' && /\/orders\//.test(new URL(request.url).pathname)) orderReads.push(request.url);
+          return hang(init?.signal);
+        },
+      },
+    });
+    const session = await stack.openSession();
+    frozen = true;
+    expect(await payJson(session.id)).toMatchObject({ status: 'pending', order_id: session.order_id });
+    // One attempt of RECOVERY_READ_MS: a retry of it would have kept the customer waiting as long again.
+    expect(orderReads).toHaveLength(1);
+  }, 20_000);
+});
+
 describe('client address behind a proxy', () => {
   it('counts the address the trusted proxy saw, not what the client claims', async () => {
     await open({ companion: { trustProxy: true, rateLimits: { perSession: 100, perClient: 1 } } });

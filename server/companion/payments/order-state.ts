@@ -13,7 +13,7 @@ import { matchOperations } from './operation-matching.js';
 import type { Logger } from '../log/logger.js';
 import type { ChangeSource, PaymentReactions } from './reactions.js';
 
-/** How long an order-state read or a cancel may take while someone waits for the answer. */
+/** How long an order-state read (its retries included) or a cancel may take while someone waits for the answer. */
 export const RECOVERY_READ_MS = 5_000;
 
 export interface RefreshOptions extends RequestOptions {
@@ -95,10 +95,12 @@ export class OrderStateSync {
    * is said at debug, or a gateway outage would log two lines a payment.
    */
   async readWhileWaiting(orderId: string): Promise<OrderRefresh | undefined> {
+    // The read's retries share its deadline: someone already waited out the call's whole timeout.
+    const deadline = AbortSignal.timeout(RECOVERY_READ_MS);
     try {
-      return await this.refresh(orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
+      return await this.refresh(orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS, signal: deadline });
     } catch (error) {
-      const level = isGatewayUnreachable(error) ? 'debug' : 'warn';
+      const level = isGatewayUnreachable(error) || deadline.aborted ? 'debug' : 'warn';
       this.#deps.logger[level]('the order state could not be read; reconciliation will settle it', { order_id: orderId, err: error });
       return undefined;
     }
