@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from '../chromium.js';
-import type { Browser, Page } from 'playwright';
+import type { Browser, FrameLocator, Page } from 'playwright';
 import { expect as expectPage } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startPackagedStack } from './merchant.js';
@@ -82,10 +82,18 @@ async function newPage(): Promise<Page> {
   return page;
 }
 
+/** The merchant's page at `path`, paying `sessionId`. */
+const merchantPage = (path: string, sessionId: string) => `${pageOrigin}${path}?${new URLSearchParams({ session: sessionId, endpoint: stack.companionUrl })}`;
+
 /** Opens `path` with the session, types the card and whatever customer fields it asks, and pays. */
 async function payOn(page: Page, path: string, sessionId: string, number: string): Promise<void> {
-  await page.goto(`${pageOrigin}${path}?${new URLSearchParams({ session: sessionId, endpoint: stack.companionUrl })}`);
-  const form = page.locator('pay-form');
+  await page.goto(merchantPage(path, sessionId));
+  await pay(page, number);
+}
+
+/** Types the card and whatever customer fields the form in `scope` (a page or a frame) asks, and pays. */
+async function pay(scope: Pick<Page, 'locator'> | FrameLocator, number: string): Promise<void> {
+  const form = scope.locator('pay-form');
   await form.getByLabel('Card number').fill(number);
   await form.getByLabel('Expiry date').fill(FUTURE_EXPIRY);
   await form.getByLabel('Security code').fill('123');
@@ -139,6 +147,52 @@ describe('a merchant’s page served by Vite, paid in Chromium', () => {
       await page.getByRole('button', { name: 'Complete authentication' }).click();
       await expectPage(page).toHaveURL(new RegExp(`^${pageOrigin}/index\\.html\\?returned=1&checkout_session=${session.id}`), { timeout: 20_000 });
       await expect.poll(() => orderStatus(session.order_id), { timeout: 10_000 }).toBe('success');
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+// A merchant's page inside another site's frame (a marketplace, a page builder): the bank's and
+// the gateway's pages refuse to be framed, so the widget takes the whole tab there.
+describe('the merchant’s page in a frame of another origin', () => {
+  /**
+   * Another site's page (shop/framing.html) holding the merchant's page at `src` in an iframe,
+   * with `sandbox` when given. Served by the same Vite as localhost: another origin than the
+   * merchant page's 127.0.0.1, and a secure context as this machine's pages are (or the frame
+   * would be none, and the form take no card).
+   */
+  async function framed(page: Page, src: string, sandbox?: string): Promise<FrameLocator> {
+    await page.goto(`http://localhost:${new URL(pageOrigin).port}/framing.html?${new URLSearchParams({ src, ...(sandbox === undefined ? {} : { sandbox }) })}`);
+    return page.frameLocator('iframe');
+  }
+
+  it('3-D Secure takes the tab to the challenge, and the customer comes back to the session’s return_url, paid', async () => {
+    const session = await openSession({ return_url: `${pageOrigin}/index.html?returned=1` });
+    const page = await newPage();
+    try {
+      await pay(await framed(page, merchantPage('/index.html', session.id)), '4000 0000 0000 3220');
+      await expectPage(page).toHaveURL(new RegExp(`^${stack.sandboxUrl}/3ds/`), { timeout: 20_000 });
+      await page.getByRole('button', { name: 'Complete authentication' }).click();
+      await expectPage(page).toHaveURL(new RegExp(`^${pageOrigin}/index\\.html\\?returned=1&checkout_session=${session.id}`), { timeout: 20_000 });
+      await expect.poll(() => orderStatus(session.order_id), { timeout: 10_000 }).toBe('success');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('in a sandbox that forbids taking the tab: the form closes, and the console names the attribute to add', async () => {
+    const session = await openSession();
+    const page = await newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+    try {
+      const frame = await framed(page, merchantPage('/index.html', session.id), 'allow-scripts allow-same-origin allow-forms');
+      await pay(frame, '4000 0000 0000 3220');
+      await expectPage(frame.locator('pay-form').locator('[part="message"]')).toContainText('This shop cannot accept this payment.', { timeout: 20_000 });
+      expect(errors).toContainEqual(expect.stringContaining('<pay-form>: this element is in a frame whose sandbox keeps it from taking the page to'));
+      expect(errors.join('\n')).toContain('add allow-top-navigation-by-user-activation to the iframe');
+      expect(new URL(page.url()).pathname).toBe('/framing.html');
     } finally {
       await page.close();
     }

@@ -359,16 +359,40 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
   const { notice } = element;
   element.say(element.t[reason === 'hosted' ? 'redirect_hosted' : 'redirect_3ds'] ?? element.t.processing);
   if (emit(element, 'pay-redirect', { url, reason }, true)) {
+    const refused = takeTabTo(url);
+    if (refused) {
+      // The sandbox of the frame the page put the element in: said to the developer; the customer
+      // is told the shop cannot take the payment, not left before a page that never comes.
+      const error = new CompanionError('unsafe_redirect', 0, [], `this element is in a frame whose sandbox keeps it from taking the page to ${new URL(url).origin}, which is never shown in a frame: ${refused}`);
+      console.error(`<${element.localName}>: ${error.reason}`);
+      void close(element, error);
+      return true;
+    }
     // Back from that page, a browser that kept this one whole (the back/forward cache, Safari's
     // above all) would show it paying for ever: it reads the session instead, as a page loaded anew
     // does, and the focus the disabled button dropped comes back to where the customer left.
     addEventListener('pageshow', (event) => event.persisted && (restored(), void element.load().then(() => refocus(element))), { once: true });
     if (reason === '3ds') leftForBank(element.session);
-    location.assign(url);
     return true;
   }
   element.say(notice);
   return false;
+}
+
+/**
+ * Takes the tab to `url`. The bank's and the gateway's pages refuse to be framed (a framed card
+ * page invites clickjacking), so an element in a frame takes the page that holds it there. Says
+ * why when the frame's sandbox forbids it (the customer's click allows it to any other frame).
+ */
+function takeTabTo(url: string): string | undefined {
+  const { top } = window;
+  if (!top || top === window) return void location.assign(url);
+  try {
+    // Of another origin's location, only href may be set.
+    top.location.href = url;
+  } catch {
+    return 'add allow-top-navigation-by-user-activation to the iframe\'s sandbox attribute, or cancel pay-redirect and open event.detail.url yourself';
+  }
 }
 
 /** 3-D Secure challenges no element of their session was in the page to take (`away`), by session. */
