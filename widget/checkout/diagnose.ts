@@ -202,6 +202,23 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
 }
 
 /**
+ * Why the gateway's tokenizer at `url` gave this page no answer it may read, for the developer:
+ * `error` when the page is set up wrong — its Content-Security-Policy refused the request, or
+ * the tokenizer is up (a no-cors request reaches it) but its project does not take this page's
+ * origin (no CORS headers); `warning` when nothing answered, as when the network is down.
+ */
+export async function tokenizerUnanswered(url: string): Promise<{ readonly error: boolean; readonly why: string }> {
+  const reached = new URL(url).origin;
+  const again = await askAgain(url, reached);
+  if (typeof again !== 'string') return { error: true, why: `this page's Content-Security-Policy refused the request: add ${reached} to ${connectSrc(again.originalPolicy)}` };
+  if (again !== 'TypeError') return { error: false, why: 'it answered when asked again: the connection dropped' };
+  if (await fetch(url, { ...timeout(), mode: 'no-cors' }).then(() => true, () => false)) {
+    return { error: true, why: `it does not take this page's origin, ${location.origin}: add it to the gateway project's widget origins (the sandbox's: widget_origins in its projects file)` };
+  }
+  return { error: false, why: `nothing answered: if the network is up, allow ${reached} in the page's Content-Security-Policy connect-src` };
+}
+
+/**
  * A payment's POST (or the hosted page's) that got no answer: it may have gone through, unless the
  * browser never sent it. A POST of JSON is preflighted (OPTIONS) on another origin than the page's,
  * and a server in front of the companion that answers OPTIONS itself, without CORS headers, fails

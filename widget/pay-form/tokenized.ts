@@ -23,13 +23,15 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
     return { ...request, card: { token: await sealedCardToken({ url, widgetKey }, { number, expMonth, expYear, cvv }) } };
   } catch (error) {
     if (error instanceof TokenizerUnreachableError) {
-      // The developer learns what did not answer, fallback or not: a page whose Content-Security-Policy
-      // leaves the tokenizer out looks the same as a network down, and would send every customer away.
+      // The developer learns why, fallback or not: a page whose Content-Security-Policy leaves the
+      // tokenizer out, or whose origin the project does not take, looks to the fetch as a network
+      // down does, and would send every customer away. Told apart while the customer goes on.
       const hosted = view.modes.includes('hosted');
-      console.warn(
-        `<pay-form>: the gateway's tokenizer at ${url} did not answer (if the network is up, allow ${new URL(url).origin} in the page's Content-Security-Policy connect-src)${hosted ? ': the customer pays on the hosted page instead' : ''}`,
-        error,
-      );
+      const told = ({ error: wrong, why }: { error: boolean; why: string }) =>
+        console[wrong ? 'error' : 'warn'](`<pay-form>: the gateway's tokenizer at ${url} did not answer this page: ${why}${hosted ? '; the customer pays on the hosted page instead' : ''}`, error);
+      void import('../checkout/diagnose.js')
+        .then(({ tokenizerUnanswered }) => tokenizerUnanswered(url))
+        .then(told, () => told({ error: false, why: `if the network is up, allow ${new URL(url).origin} in the page's Content-Security-Policy connect-src` }));
       if (hosted) return undefined;
       // No page to fall back on: the customer may try again.
       throw new CompanionError('network');

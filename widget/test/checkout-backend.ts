@@ -16,7 +16,10 @@ import { TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testin
 import { createSandbox } from '@payform/sandbox';
 import type { Merchant } from './checkout-fixture.js';
 
-/** How each merchant's companion differs from the default one. */
+/**
+ * How each merchant's companion differs from the default one. `sandboxUrl` is the sandbox it is
+ * on: the test project's, or for `tokenize-far` one whose tokenizer takes only a live shop's pages.
+ */
 const merchantSettings = (sandboxUrl: string): Record<Merchant, Partial<CompanionConfig>> => ({
   shop: {},
   'visa-mastercard': { acceptedBrands: ['visa', 'mastercard'] },
@@ -26,6 +29,7 @@ const merchantSettings = (sandboxUrl: string): Record<Merchant, Partial<Companio
   elsewhere: { allowedOrigins: [] },
   // The card goes to the sandbox's tokenizer; the companion takes tokens only.
   tokenize: { tokenizer: { widgetUrl: sandboxUrl, widgetKey: TEST_WIDGET_KEY } },
+  'tokenize-far': { tokenizer: { widgetUrl: sandboxUrl, widgetKey: TEST_WIDGET_KEY } },
   // Its routes under a base path, as when mounted in a shop's server: `url` includes it.
   mounted: { basePath: '/payments' },
 });
@@ -75,6 +79,11 @@ export async function startCheckoutBackend(pageOrigin: string): Promise<Checkout
     stops.push(() => sandbox.sandbox.stop());
     const sandboxServer = await serveOnLoopback((request, env) => sandbox.fetch(request, env as never));
     stops.push(sandboxServer.close);
+    // Its tokenizer answers the test page without CORS headers, as a gateway does a page of an origin its project does not take.
+    const far = createSandbox({ frozenClock: true, projects: [{ widgetOrigins: ['https://shop.example'] }] });
+    stops.push(() => far.sandbox.stop());
+    const farServer = await serveOnLoopback((request, env) => far.fetch(request, env as never));
+    stops.push(farServer.close);
     const credentials = testProjectCredentials();
 
     const startCompanion = async (merchant: Merchant): Promise<MerchantCompanion> => {
@@ -85,22 +94,24 @@ export async function startCheckoutBackend(pageOrigin: string): Promise<Checkout
       const server = await serveOnLoopback((request, env) => app.fetch(request, env as never));
       stops.push(server.close);
       const adminToken = randomBytes(24).toString('base64url');
+      const sandboxUrl = merchant === 'tokenize-far' ? farServer.url : sandboxServer.url;
+      const settings = merchantSettings(sandboxUrl)[merchant];
       const app: CompanionApp = createCompanion({
         ledger,
-        gateway: new GatewayClient({ baseUrl: sandboxServer.url, ...credentials }),
+        gateway: new GatewayClient({ baseUrl: sandboxUrl, ...credentials }),
         gatewayApiSecret: credentials.apiSecret,
         publicUrl: server.url,
         adminToken,
         allowedOrigins: [pageOrigin],
-        sandboxOrigin: sandboxServer.url,
+        sandboxOrigin: sandboxUrl,
         testMode: true,
         // One browser makes every payment of the suite; the per-session limit stays the default.
         rateLimits: { perClient: 100_000 },
         logger: createLogger({ level: 'error' }),
-        ...merchantSettings(sandboxServer.url)[merchant],
+        ...settings,
       });
       stops.push(() => app.companion.stop());
-      return { url: server.url + (merchantSettings(sandboxServer.url)[merchant].basePath ?? ''), adminToken };
+      return { url: server.url + (settings.basePath ?? ''), adminToken };
     };
 
     const merchants = {} as Record<Merchant, MerchantCompanion>;

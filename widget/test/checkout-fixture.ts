@@ -10,9 +10,11 @@ import type { CustomerField, PayMode, SessionView } from '../checkout/session-vi
  * (`/api/checkout/*`), as the widget's own companion would; the others are companions of their own,
  * on their own origins (reached through `endpoint`, with CORS): one that accepts Visa and
  * Mastercard only, one in live mode (no test flag) that is still wired to the sandbox, one
- * that does not allow the test page's origin, and one composed with the base path `/payments`.
+ * that does not allow the test page's origin, two that tokenize (the second on a sandbox of its
+ * own, whose project does not take the test page's origin), and one composed with the base path
+ * `/payments`.
  */
-export type Merchant = 'shop' | 'visa-mastercard' | 'live' | 'elsewhere' | 'tokenize' | 'mounted';
+export type Merchant = 'shop' | 'visa-mastercard' | 'live' | 'elsewhere' | 'tokenize' | 'tokenize-far' | 'mounted';
 
 export interface SessionOptions {
   merchant?: Merchant;
