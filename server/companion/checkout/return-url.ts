@@ -5,13 +5,13 @@
  * production refuses — for the sandbox and this machine. A `user:password@` would hand those
  * credentials to every customer's browser: never.
  */
-const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { isBrowserLoopbackHost } from '../loopback.js';
 
 /** Why `url` (already an http(s) URL) cannot be a return URL, or undefined when it can. */
 export function returnUrlProblem(url: string, sandboxOrigin: string | undefined): string | undefined {
   const target = new URL(url);
   if (target.username || target.password) return 'must not carry a user name or password';
   if (target.protocol === 'https:') return undefined;
-  const development = sandboxOrigin !== undefined && (target.origin === sandboxOrigin || LOOPBACK_HOSTS.has(target.hostname));
+  const development = sandboxOrigin !== undefined && (target.origin === sandboxOrigin || isBrowserLoopbackHost(target.hostname));
   return development ? undefined : 'must be an https: URL (the session id travels in it)';
 }

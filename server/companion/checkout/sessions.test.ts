@@ -127,7 +127,7 @@ describe('POST /api/checkout/sessions', () => {
   });
 
   it('takes a plain-http return URL in development for the sandbox and this machine only', async ({ onTestFinished: onTestEnd }) => {
-    for (const url of [`${stack.sandboxUrl}/done`, 'http://localhost:3000/result', 'http://127.0.0.1:3000/result', 'http://[::1]:3000/result']) {
+    for (const url of [`${stack.sandboxUrl}/done`, 'http://localhost:3000/result', 'http://shop.localhost:3000/result', 'http://127.0.0.1:3000/result', 'http://[::1]:3000/result']) {
       expect((await stack.openSession({ return_url: url })).return_url, url).toBe(url);
     }
     const production = await createStack({ companion: { sandboxOrigin: undefined } });

@@ -50,10 +50,13 @@ export interface Tokenized {
   readonly answer: { token: string } | { data: string };
 }
 
-/** Where a request's page may call the tokenizer from: the project's origins, or loopback when it names none. */
+/**
+ * Where a request's page may call the tokenizer from: the project's origins, or this machine's
+ * when it names none (`*.localhost` too, which browsers take to loopback themselves).
+ */
 export function originAllowed(project: Project, origin: string): boolean {
   if (project.widgetOrigins.length > 0) return project.widgetOrigins.includes(origin);
-  return /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin);
+  return /^http:\/\/(([a-z\d-]+\.)*localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin);
 }
 
 export async function tokenize(gateway: SimulatedGateway, request: { text: string; widgetId?: string; sign?: string; origin?: string }): Promise<Tokenized> {
