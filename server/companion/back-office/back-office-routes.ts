@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Context, Hono } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import { FileCache } from '../http/file-cache.js';
+import { FileCache, sendFile } from '../http/file-cache.js';
 import { ApiProblem } from '../http/problem.js';
 import type { Logger } from '../log/logger.js';
 import type { BackOfficeOptions } from './back-office-options.js';
@@ -77,10 +77,7 @@ export function addBackOffice(app: Hono<CompanionEnv>, options: BackOfficeOption
     const asset = await file(name);
     if (!asset) throw new ApiProblem(404, 'not_found', 'No such back office file');
     c.header('Cache-Control', cacheControl);
-    c.header('ETag', asset.etag);
-    if (c.req.header('if-none-match') === asset.etag) return c.body(null, 304);
-    c.header('Content-Type', CONTENT_TYPES[extname(name)] ?? 'application/octet-stream');
-    return c.body(asset.body as Uint8Array<ArrayBuffer>, 200);
+    return sendFile(c, asset, CONTENT_TYPES[extname(name)] ?? 'application/octet-stream');
   };
   app.get(`${path}/assets/:name`, (c) => {
     const name = c.req.param('name');

@@ -1,7 +1,7 @@
 /**
  * The built widget, for merchants' pages: `GET /widget/pay-form.js`, the chunks it loads on
  * demand (`/widget/chunks/<name>.js`) and the licences of what it bundles. Served to any origin (a module script is fetched with
- * CORS), revalidated by ETag. A folder without the bundle is said once, at start, in the log
+ * CORS), revalidated by ETag, gzipped for browsers that take it. A folder without the bundle is said once, at start, in the log
  * (where and how to fix it); its requests are 404 `widget_not_built`. A file missing beside a
  * bundle is a plain 404.
  */
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import { FileCache } from '../http/file-cache.js';
+import { FileCache, sendFile } from '../http/file-cache.js';
 import { ApiProblem } from '../http/problem.js';
 import type { Logger } from '../log/logger.js';
 
@@ -43,10 +43,7 @@ export function widgetRoutes(widgetDir: string, logger: Logger): Hono<CompanionE
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     // Names carry no content hash, so browsers revalidate often and cheaply (304).
     c.header('Cache-Control', 'public, max-age=300, must-revalidate');
-    c.header('ETag', asset.etag);
-    if (c.req.header('if-none-match') === asset.etag) return c.body(null, 304);
-    c.header('Content-Type', contentType);
-    return c.body(asset.body as Uint8Array<ArrayBuffer>, 200);
+    return sendFile(c, asset, contentType);
   };
 
   routes.get(`/${BUNDLE}`, (c) => serve(c, BUNDLE));

@@ -7,6 +7,7 @@ import type { Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../openapi/api-catalog.js';
@@ -385,6 +386,21 @@ describe.each([['in process', false], ['over HTTP', true]])('GET /widget/pay-for
     writeFileSync(join(dir, 'pay-form.js'), 'export const payForm = 2;');
     const rebuilt = await stack.request('GET', '/widget/pay-form.js', { headers: { 'If-None-Match': etag } });
     expect(rebuilt.status).toBe(200);
+  });
+
+  it('is gzipped for a browser that takes gzip, a representation with an ETag of its own', async () => {
+    const plain = await stack.request('GET', '/widget/pay-form.js', { headers: { 'Accept-Encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toContain('Accept-Encoding');
+    const zipped = await stack.request('GET', '/widget/pay-form.js', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    const body = Buffer.from(await zipped.arrayBuffer());
+    // Over HTTP, fetch decodes it as a browser does; in process the bytes are as sent.
+    expect((served ? body : gunzipSync(body)).toString()).toBe('export const payForm = 1;');
+    const etag = zipped.headers.get('etag')!;
+    expect(etag).not.toBe(plain.headers.get('etag'));
+    expect((await stack.request('GET', '/widget/pay-form.js', { headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': etag } })).status).toBe(304);
+    expect((await stack.request('GET', '/widget/pay-form.js', { headers: { 'Accept-Encoding': 'gzip;q=0', 'If-None-Match': etag } })).status).toBe(200);
   });
 
   it('serves its chunks and nothing outside them', async () => {
