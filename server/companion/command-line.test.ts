@@ -1,5 +1,6 @@
-// The bin's command line, read: help, version, the companion itself, and `copy-ledger`'s options
-// (what they name is checked when it runs: copy-ledger.test.ts).
+// The bin's command line, read: help, version, the companion itself, and the options of
+// `copy-ledger` and `backup` (what they name is checked when they run: copy-ledger.test.ts,
+// backup.test.ts).
 import { describe, expect, it } from 'vitest';
 import { COPY_LEDGER_USAGE, readCommandLine, USAGE } from './command-line.js';
 
@@ -21,6 +22,14 @@ describe('readCommandLine', () => {
     expect(readCommandLine(['copy-ledger', `--to=${TO}`, '--from=./data/shop.db'])).toEqual({ kind: 'copy-ledger', to: TO, from: './data/shop.db' });
     expect(readCommandLine(['copy-ledger', '--from', 'ledger.db', '--to', TO])).toEqual({ kind: 'copy-ledger', to: TO, from: 'ledger.db' });
     expect(readCommandLine(['copy-ledger', '--help'])).toEqual({ kind: 'copy-ledger-help' });
+  });
+
+  it('reads backup the same way, its --to a file', () => {
+    expect(readCommandLine(['backup', '--to', 'backups/payform.db'])).toEqual({ kind: 'backup', to: 'backups/payform.db', from: undefined });
+    expect(readCommandLine(['backup', '--to=b.db', '--from=./data/shop.db'])).toEqual({ kind: 'backup', to: 'b.db', from: './data/shop.db' });
+    expect(readCommandLine(['backup', '-h'])).toEqual({ kind: 'backup-help' });
+    expect(readCommandLine(['backup', '--to'])).toEqual({ kind: 'wrong', command: 'backup', problem: '--to needs a value: --to <file>' });
+    expect(readCommandLine(['backup', 'b.db'])).toEqual({ kind: 'wrong', command: 'backup', problem: 'unexpected argument "b.db": backup takes --to <file> and, optionally, --from <sqlite-file>' });
   });
 
   it.each([

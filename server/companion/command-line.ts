@@ -1,7 +1,7 @@
 /**
  * The command line of `payform-companion` (main.ts). The companion is configured by its
  * environment (settings.ts); the command line asks for help or the version, or runs a command
- * of its own: `copy-ledger` (copy-ledger.ts).
+ * of its own: `copy-ledger` (copy-ledger.ts) or `backup` (backup.ts).
  */
 import { createRequire } from 'node:module';
 
@@ -9,6 +9,7 @@ export const COMPANION_DOCS = 'https://github.com/payform/payform/tree/main/serv
 
 export const USAGE = `Usage: payform-companion [--help | --version]
        payform-companion copy-ledger --to <postgres-url> [--from <sqlite-file>]
+       payform-companion backup --to <file> [--from <sqlite-file>]
 
 The merchant's payment server for <pay-form>: checkout sessions, payments, 3-D Secure,
 signed webhooks into a ledger, reconciliation and the merchant API. It is configured by
@@ -45,6 +46,8 @@ Options:
 Commands:
   copy-ledger     copy the ledger from its SQLite file into PostgreSQL, to run several
                   companions on one database (payform-companion copy-ledger --help)
+  backup          back the SQLite ledger up into a new file, the companion running or not
+                  (payform-companion backup --help)
 `;
 
 export const COPY_LEDGER_USAGE = `Usage: payform-companion copy-ledger --to <postgres-url> [--from <sqlite-file>]
@@ -67,16 +70,35 @@ Exit code 0 once all is copied, 1 otherwise. Then start the companions with
 PAYFORM_DATABASE_URL=<postgres-url>.
 `;
 
+export const BACKUP_USAGE = `Usage: payform-companion backup --to <file> [--from <sqlite-file>]
+
+Backs the companion's SQLite ledger up into a new file, while the companion runs on it or not:
+one snapshot of every payment committed before it (SQLite's VACUUM INTO), checked page by page
+and counted. A copy of the file alone (cp) misses its latest payments, which sit in the -wal
+file beside it until a checkpoint. To restore, stop the companion and put the backup in place
+of the ledger's file (its -wal and -shm files removed).
+
+  --to <file>           the backup, a file not there yet (never overwritten); readable by its
+                        owner only, as the ledger is
+  --from <sqlite-file>  the ledger's file (default PAYFORM_DATABASE_URL, else ./data/payform.db)
+  -h, --help            print this help
+
+A PostgreSQL ledger is backed up with pg_dump. Exit code 0 once the backup is written and
+checked, 1 otherwise.
+`;
+
 export type CommandLine =
-  | { readonly kind: 'run' | 'help' | 'version' | 'copy-ledger-help' }
-  | { readonly kind: 'copy-ledger'; readonly to: string; readonly from: string | undefined }
+  | { readonly kind: 'run' | 'help' | 'version' | 'copy-ledger-help' | 'backup-help' }
+  | { readonly kind: 'copy-ledger' | 'backup'; readonly to: string; readonly from: string | undefined }
   /** `command`: the command whose arguments are wrong (its refusals exit 1, as its failures do). */
-  | { readonly kind: 'wrong'; readonly problem: string; readonly command?: 'copy-ledger' };
+  | { readonly kind: 'wrong'; readonly problem: string; readonly command?: LedgerCommand };
+
+type LedgerCommand = 'copy-ledger' | 'backup';
 
 export function readCommandLine(args: readonly string[]): CommandLine {
   if (args.length === 0) return { kind: 'run' };
   const [first] = args;
-  if (first === 'copy-ledger') return readCopyLedger(args.slice(1));
+  if (first === 'copy-ledger' || first === 'backup') return readLedgerCommand(first, args.slice(1));
   if (args.length === 1 && (first === '--help' || first === '-h')) return { kind: 'help' };
   if (args.length === 1 && (first === '--version' || first === '-v')) return { kind: 'version' };
   return { kind: 'wrong', problem: `unexpected ${args.length === 1 ? 'argument' : 'arguments'} ${args.map(quoted).join(' ')}: the companion is configured by environment variables` };
@@ -88,28 +110,35 @@ export function readCommandLine(args: readonly string[]): CommandLine {
  */
 const quoted = (arg: string): string => (arg.includes('@') ? '(one holding an @, not repeated: it may carry a password)' : `"${arg}"`);
 
-const COPY_OPTIONS = { '--to': '<postgres-url>', '--from': '<sqlite-file>' } as const;
-type CopyOption = keyof typeof COPY_OPTIONS;
-const isCopyOption = (name: string): name is CopyOption => Object.hasOwn(COPY_OPTIONS, name);
+/** What each command's `--to` names, and the refusal when it is missing. */
+const TARGETS: Record<LedgerCommand, { readonly to: string; readonly missing: string }> = {
+  'copy-ledger': { to: '<postgres-url>', missing: 'give the PostgreSQL database to copy the ledger into, --to postgres://user:password@host:5432/database' },
+  backup: { to: '<file>', missing: 'give the file to back the ledger up into, --to ./backups/payform-2026-11-29.db' },
+};
+const OPTIONS = ['--to', '--from'] as const;
+type LedgerOption = (typeof OPTIONS)[number];
+const isOption = (name: string): name is LedgerOption => (OPTIONS as readonly string[]).includes(name);
 
-/** `copy-ledger`'s options, as `--to <url>` or `--to=<url>`; what they name is checked when it runs (copy-ledger.ts). */
-function readCopyLedger(args: readonly string[]): CommandLine {
-  const wrong = (problem: string): CommandLine => ({ kind: 'wrong', problem, command: 'copy-ledger' });
-  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) return { kind: 'copy-ledger-help' };
-  const given: Partial<Record<CopyOption, string>> = {};
+/** A ledger command's options, as `--to <value>` or `--to=<value>`; what they name is checked when it runs. */
+function readLedgerCommand(command: LedgerCommand, args: readonly string[]): CommandLine {
+  const wrong = (problem: string): CommandLine => ({ kind: 'wrong', problem, command });
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) return { kind: `${command}-help` };
+  const { to: target, missing } = TARGETS[command];
+  const named = { '--to': target, '--from': '<sqlite-file>' };
+  const given: Partial<Record<LedgerOption, string>> = {};
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = equals < 0 ? arg : arg.slice(0, equals);
-    if (!isCopyOption(name)) return wrong(`unexpected argument ${quoted(arg)}: copy-ledger takes --to <postgres-url> and, optionally, --from <sqlite-file>`);
+    if (!isOption(name)) return wrong(`unexpected argument ${quoted(arg)}: ${command} takes --to ${target} and, optionally, --from <sqlite-file>`);
     const value = equals < 0 ? args[(index += 1)] : arg.slice(equals + 1);
-    if (!value || (equals < 0 && isCopyOption(value))) return wrong(`${name} needs a value: ${name} ${COPY_OPTIONS[name]}`);
+    if (!value || (equals < 0 && isOption(value))) return wrong(`${name} needs a value: ${name} ${named[name]}`);
     if (given[name] !== undefined) return wrong(`${name} is given twice: give it once`);
     given[name] = value;
   }
   const { '--to': to, '--from': from } = given;
-  if (to === undefined) return wrong('--to is missing: give the PostgreSQL database to copy the ledger into, --to postgres://user:password@host:5432/database');
-  return { kind: 'copy-ledger', to, from };
+  if (to === undefined) return wrong(`--to is missing: ${missing}`);
+  return { kind: command, to, from };
 }
 
 /** This package's version, from its own package.json: the package resolves its own name, from source or dist. */

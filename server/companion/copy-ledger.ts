@@ -6,19 +6,14 @@
  */
 import { passwordMasked } from '@payform/gateway';
 import { copyLedger, isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
-import { currentEnvironment } from './environment.js';
-import { DEFAULT_DATABASE } from './settings.js';
+import { companionsFile } from './ledger-file.js';
+import type { CommandOutput } from './ledger-file.js';
 
 export interface CopyLedgerRequest {
   /** The PostgreSQL URL to copy into. */
   readonly to: string;
   /** The SQLite file; undefined: the companion's (PAYFORM_DATABASE_URL, or its default). */
   readonly from: string | undefined;
-}
-
-export interface CommandOutput {
-  out(line: string): void;
-  err(line: string): void;
 }
 
 const NAME = 'payform-companion copy-ledger';
@@ -46,18 +41,4 @@ export async function runCopyLedger(request: CopyLedgerRequest, env: NodeJS.Proc
   }
   output.out(shown(`done. Start the companions with PAYFORM_DATABASE_URL=${masked}, and keep the SQLite file as it is: it is the backup`));
   return 0;
-}
-
-/**
- * The file the companion would open, as its start reads PAYFORM_DATABASE_URL; a setting its start
- * would refuse (set but blank, or a 0.2 name left unread) is refused here too, rather than the
- * default file copied in its place.
- */
-function companionsFile(env: NodeJS.ProcessEnv): string | { readonly problem: string } {
-  const { env: current, blank, leftAlone } = currentEnvironment(env);
-  const empty = blank.find(({ meant }) => meant === 'PAYFORM_DATABASE_URL');
-  if (empty) return { problem: `${empty.name} is set but empty: set it to the SQLite file the companion used, or give the file with --from <sqlite-file>` };
-  const unread = leftAlone.find(({ meant }) => meant === 'PAYFORM_DATABASE_URL');
-  if (unread) return { problem: `${unread.name} is not read (PAYFORM_DATABASE_URL is the companion's name): set PAYFORM_DATABASE_URL, or give the file with --from <sqlite-file>` };
-  return current.PAYFORM_DATABASE_URL ?? DEFAULT_DATABASE;
 }

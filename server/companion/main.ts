@@ -2,13 +2,14 @@
 /**
  * `payform-companion` (in the repository `npm run companion`): the companion on its own,
  * configured by the environment (settings.ts; `--help` lists the main variables); Ctrl-C stops it.
- * `payform-companion copy-ledger` copies its ledger from SQLite into PostgreSQL (copy-ledger.ts).
+ * `payform-companion copy-ledger` copies its ledger from SQLite into PostgreSQL (copy-ledger.ts);
+ * `payform-companion backup` backs its SQLite ledger up (backup.ts).
  */
-import { COPY_LEDGER_USAGE, packageVersion, readCommandLine, USAGE } from './command-line.js';
+import { BACKUP_USAGE, COPY_LEDGER_USAGE, packageVersion, readCommandLine, USAGE } from './command-line.js';
 
 const commandLine = readCommandLine(process.argv.slice(2));
-if (commandLine.kind === 'help' || commandLine.kind === 'copy-ledger-help') {
-  process.stdout.write(commandLine.kind === 'help' ? USAGE : COPY_LEDGER_USAGE);
+if (commandLine.kind === 'help' || commandLine.kind === 'copy-ledger-help' || commandLine.kind === 'backup-help') {
+  process.stdout.write({ help: USAGE, 'copy-ledger-help': COPY_LEDGER_USAGE, 'backup-help': BACKUP_USAGE }[commandLine.kind]);
   process.exit(0);
 }
 if (commandLine.kind === 'version') {
@@ -21,9 +22,10 @@ if (commandLine.kind === 'wrong') {
   // A command's refusals are its failures (exit 1): a script checks one code.
   process.exit(commandLine.command ? 1 : 2);
 }
-if (commandLine.kind === 'copy-ledger') {
-  const { runCopyLedger } = await import('./copy-ledger.js');
-  process.exit(await runCopyLedger(commandLine, process.env, { out: (line) => console.log(line), err: (line) => console.error(line) }));
+if (commandLine.kind === 'copy-ledger' || commandLine.kind === 'backup') {
+  const output = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  const run = commandLine.kind === 'copy-ledger' ? (await import('./copy-ledger.js')).runCopyLedger : (await import('./backup.js')).runBackup;
+  process.exit(await run(commandLine, process.env, output));
 }
 
 // The companion itself is loaded only to run it: --help and --version answer without it.

@@ -1,6 +1,8 @@
 // server/ledger: the companion's store. See docs/companion.md#ledger.
 export { isPostgresUrl, ledgerUrlProblem, openLedger } from './ledger.js';
 export { copyLedger } from './ledger-copy.js';
+export { backupLedger } from './ledger-backup.js';
+export type { LedgerBackup } from './ledger-backup.js';
 export type { LedgerCopy, LedgerCopyOptions } from './ledger-copy.js';
 export type { Ledger, LedgerOptions } from './ledger.js';
 export type { StatementObserver } from './observed.js';

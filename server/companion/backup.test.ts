@@ -1,0 +1,79 @@
+// `payform-companion backup` (a child process of the bundled bin) while a companion runs on the
+// SQLite file and takes payments: the backup holds every payment committed before it, is the
+// ledger's owner's alone, and a companion's ledger opened on it reads them.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../ledger/index.js';
+import { trackedLedgers } from '../ledger/testing/databases.js';
+import type { LedgerBackend } from '../ledger/testing/databases.js';
+import { bundled } from '../../e2e/entry-points.mjs';
+import { finished } from './test/finished-process.js';
+import type { Finished } from './test/finished-process.js';
+import { createStack } from './test/stack.js';
+import type { Stack } from './test/stack.js';
+
+const MAIN = await bundled('server/companion/main.ts');
+
+let folder: string;
+let file: string;
+let stack: Stack | undefined;
+
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), 'payform-backup-'));
+  file = join(folder, 'payform.db');
+});
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const backup = (args: readonly string[], env: NodeJS.ProcessEnv = { PAYFORM_DATABASE_URL: file }): Promise<Finished> =>
+  finished(spawn(process.execPath, [MAIN, 'backup', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
+
+describe('payform-companion backup', () => {
+  it('backs a running companion’s ledger up: every payment it took, checked, its owner’s alone, and readable as a ledger', async () => {
+    const backend: LedgerBackend = { name: 'SQLite file', persistent: true, open: (clock) => trackedLedgers(() => openLedger(file, { clock: clock.read }), () => undefined) };
+    stack = await createStack({ backend, served: true });
+    const orders: string[] = [];
+    for (let paid = 0; paid < 12; paid += 1) {
+      const session = await stack.openSession({ amount: 1000 + paid });
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+      orders.push(session.order_id);
+    }
+    await stack.settleWebhooks();
+
+    const to = join(folder, 'backup.db');
+    const { code, stdout, stderr } = await backup(['--to', to]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.trim()).toMatch(new RegExp(`^payform-companion backup: backed up 12 payments, 12 checkout sessions, 0 operations and \\d+ webhook events into ${to} \\(\\d+ bytes\\), checked$`));
+    expect(statSync(to).mode & 0o777).toBe(0o600);
+
+    // The companion runs on; the backup, opened as a restored ledger, has what it had taken.
+    const restored = await openLedger(to);
+    try {
+      for (const [index, orderId] of orders.entries()) expect(await restored.getPayment(orderId), orderId).toMatchObject({ status: 'success', amount: 1000 + index });
+    } finally {
+      await restored.close();
+    }
+  });
+
+  it('never overwrites a file, and refuses what is no SQLite ledger, naming the way', async () => {
+    const ledger = await openLedger(file);
+    await ledger.close();
+    const taken = join(folder, 'taken.db');
+    writeFileSync(taken, 'kept');
+    expect(await backup(['--to', taken])).toMatchObject({ code: 1, stderr: `payform-companion backup: ${taken} is there already: a backup never overwrites a file, give a new name\n` });
+    expect(await backup(['--to', join(folder, 'b.db')], { PAYFORM_DATABASE_URL: 'postgres://payform@db.example/payform' })).toMatchObject({
+      code: 1,
+      stderr: 'payform-companion backup: the ledger is in PostgreSQL: back it up with pg_dump (of its schema), as any PostgreSQL database\n',
+    });
+    const other = join(folder, 'shop.db');
+    writeFileSync(other, '');
+    expect((await backup(['--to', join(folder, 'c.db'), '--from', other])).stderr).toContain('holds no payform ledger');
+    expect(await backup([])).toMatchObject({ code: 1, stderr: expect.stringContaining('--to is missing: give the file to back the ledger up into') });
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * A backup of an SQLite ledger, taken while a companion runs on it: SQLite's `VACUUM INTO`, which
+ * writes one read transaction's snapshot (every payment committed before it, none half-written)
+ * into a new file, compacted. A copy of the file alone (`cp`) misses what its `-wal` holds, the
+ * latest payments, until a checkpoint. The copy is then checked and counted.
+ */
+import { closeSync, existsSync, openSync, rmSync, statSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { loadSqlite } from './drivers.js';
+import { isPostgresUrl, ledgerUrlProblem } from './ledger.js';
+import { LEDGER_TABLES, stored } from './table-names.js';
+import type { LedgerTable } from './table-names.js';
+
+export interface LedgerBackup {
+  /** The backup's file, as a full path. */
+  readonly file: string;
+  readonly bytes: number;
+  /** Rows of each of the ledger's tables in the backup. */
+  readonly rows: Readonly<Record<LedgerTable, number>>;
+}
+
+/** How long the snapshot's read waits for a file another process holds locked (a checkpoint, a migration). */
+const BUSY_WAIT_MS = 5_000;
+
+/** Backs the SQLite ledger at `from` up into `to`, a file not there yet; refused, with nothing written, otherwise. */
+export async function backupLedger(from: string, to: string): Promise<LedgerBackup> {
+  refuseEnds(from, to);
+  const Sqlite = await loadSqlite();
+  const source = new Sqlite(from, { readonly: true, fileMustExist: true });
+  try {
+    source.pragma(`busy_timeout = ${BUSY_WAIT_MS}`);
+    const tables = new Set((source.prepare('select name from sqlite_master where type = ?').pluck().all('table') as string[]));
+    if (!tables.has('ledger_migration')) throw new Error(`${resolvePath(from)} holds no payform ledger (it has no ledger_migration table): give the SQLite file the companion uses`);
+    // Made empty first, readable by its owner only as the ledger is: VACUUM INTO fills an empty file.
+    makeEmpty(to);
+    try {
+      source.prepare('VACUUM INTO ?').run(to);
+    } catch (error) {
+      rmSync(to, { force: true });
+      throw error;
+    }
+  } finally {
+    source.close();
+  }
+  return checked(Sqlite, to);
+}
+
+/** The backup opened on its own: SQLite's check of every page, and its tables counted. */
+function checked(Sqlite: Awaited<ReturnType<typeof loadSqlite>>, file: string): LedgerBackup {
+  const copy = new Sqlite(file, { readonly: true, fileMustExist: true });
+  try {
+    const check = copy.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new Error(`the backup at ${resolvePath(file)} fails SQLite's check (${String(check)}): keep the ledger's file as it is and try again`);
+    const names = new Set(copy.prepare('select name from sqlite_master where type = ?').pluck().all('table') as string[]);
+    // A ledger from before the tables had their payform_ prefix (migration 0010) names them without it.
+    const count = (table: LedgerTable) => {
+      const name = names.has(stored(table)) ? stored(table) : names.has(table) ? table : undefined;
+      return name === undefined ? 0 : (copy.prepare(`select count(*) from "${name}"`).pluck().get() as number);
+    };
+    const rows = Object.fromEntries(LEDGER_TABLES.map((table) => [table, count(table)])) as Record<LedgerTable, number>;
+    return { file: resolvePath(file), bytes: statSync(file).size, rows };
+  } finally {
+    copy.close();
+  }
+}
+
+function makeEmpty(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'ENOENT') throw new Error(`there is no folder ${dirname(resolvePath(file))}: make it first, or give a file in another`, { cause: error });
+    if (code === 'EACCES' || code === 'EROFS') throw new Error(`${resolvePath(file)} cannot be written (${code}): give a file in a folder this user may write`, { cause: error });
+    throw error;
+  }
+}
+
+function refuseEnds(from: string, to: string): void {
+  if (isPostgresUrl(from)) throw new Error('the ledger is in PostgreSQL: back it up with pg_dump (of its schema), as any PostgreSQL database');
+  if (from === ':memory:') throw new Error('a ledger in memory ends with its process: there is no file to back up');
+  const fileProblem = ledgerUrlProblem(from);
+  if (fileProblem) throw new Error(`the SQLite file's path ${fileProblem}`);
+  if (!existsSync(from)) throw new Error(`there is no ledger file at ${resolvePath(from)}: give the SQLite file the companion uses (its PAYFORM_DATABASE_URL)`);
+  if (isPostgresUrl(to) || to === ':memory:') throw new Error('--to is the file to write the backup into');
+  if (existsSync(to)) throw new Error(`${resolvePath(to)} is there already: a backup never overwrites a file, give a new name`);
+  if (resolvePath(to) === resolvePath(from)) throw new Error('--to is the ledger itself: give a new file');
+}
