@@ -246,7 +246,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/checkout', returnRoutes(clock));
   app.route('/checkout', challengeRoutes());
   app.route('/widget', widgetRoutes(options.widgetDir, logger));
-  app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background));
+  app.route('/webhooks', webhookRoutes({ current: config.gatewayApiSecret, previous: config.gatewayApiSecretPrevious }, background));
   app.route('/api/orders', orderRoutes());
   // Not under /api/orders: `export` is an order id a merchant may give.
   app.use('/api/exports/orders', gate.admitStream).use(ORDERS_DOWNLOAD_PATH, gate.admitStream);

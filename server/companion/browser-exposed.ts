@@ -13,6 +13,7 @@ const BROWSER_BUILD_PREFIX = /^(VITE_|NEXT_PUBLIC_|PUBLIC_|NUXT_PUBLIC_|REACT_AP
 const SECRETS: Readonly<Record<string, string>> = {
   PAYFORM_ADMIN_TOKEN: 'refund, void and capture every order, and read every customer',
   PAYFORM_GATEWAY_API_SECRET: "call the gateway as the shop and sign webhooks the companion takes as the gateway's",
+  PAYFORM_GATEWAY_API_SECRET_PREVIOUS: "sign webhooks the companion takes as the gateway's",
   PAYFORM_GATEWAY_ENDPOINTS_KEY: "call the gateway's money-moving endpoints as the shop, with the API secret",
   PAYFORM_METRICS_TOKEN: 'read the metrics',
   PAYFORM_NOTIFY_SECRET: "sign payment changes the shop's backend takes as the companion's (a paid order it never was)",

@@ -70,6 +70,11 @@ export interface CompanionConfig {
   readonly gateway: GatewayClient;
   /** The gateway's API secret: webhooks are signed with it. */
   readonly gatewayApiSecret: string;
+  /**
+   * While the API secret is rotated, the one before it: webhooks signed with it are taken too,
+   * as the gateway retries events it sent before the rotation. Remove it once they are over.
+   */
+  readonly gatewayApiSecretPrevious?: string;
   /** How browsers and the gateway reach the server the companion runs in (with `basePath`, `server_url` and `result_url` derive from it). */
   readonly publicUrl: string;
   /**
@@ -187,6 +192,7 @@ const BasePath = z.string().regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)*\/?$/,
 
 const Settings = z.object({
   gatewayApiSecret: z.string().min(1),
+  gatewayApiSecretPrevious: z.string().min(1).optional(),
   // As PAYFORM_PUBLIC_URL is read: paths are appended to it (webhooks, 3-D Secure returns).
   publicUrl: ServiceUrl,
   basePath: BasePath.optional(),
@@ -314,9 +320,13 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
   const sameAsAdmin = [
     ...(config.metricsToken !== undefined && config.metricsToken === config.adminToken ? ['metricsToken (PAYFORM_METRICS_TOKEN)'] : []),
     ...(config.gatewayApiSecret === config.adminToken ? ['gatewayApiSecret (PAYFORM_GATEWAY_API_SECRET)'] : []),
+    ...(config.gatewayApiSecretPrevious === config.adminToken ? ['gatewayApiSecretPrevious (PAYFORM_GATEWAY_API_SECRET_PREVIOUS)'] : []),
   ];
   if (sameAsAdmin.length > 0) {
     throw new TypeError(`Invalid companion config: ${sameAsAdmin.join(' and ')} must differ from adminToken (PAYFORM_ADMIN_TOKEN): give each its own random value`);
+  }
+  if (config.gatewayApiSecretPrevious === config.gatewayApiSecret) {
+    throw new TypeError('Invalid companion config: gatewayApiSecretPrevious (PAYFORM_GATEWAY_API_SECRET_PREVIOUS) is gatewayApiSecret itself: give it the secret before the rotation, or leave it out');
   }
   const reconciliation = { ...DEFAULT_RECONCILIATION, ...config.reconciliation };
   checkNeverSentWindow(reconciliation, config.gateway.timeoutMs);

@@ -228,6 +228,17 @@ describe('readCompanionConfig', () => {
     );
   });
 
+  it('reads the API secret before a rotation beside the one now, and refuses it alone or as the same', () => {
+    expect(readCompanionConfig({ ...LIVE_GATEWAY, PAYFORM_GATEWAY_API_SECRET_PREVIOUS: 'the-api-secret-before-rotation!' }).previousApiSecret).toBe('the-api-secret-before-rotation!');
+    expect(readCompanionConfig({}).previousApiSecret).toBeUndefined();
+    expect(() => readCompanionConfig({ PAYFORM_GATEWAY_API_SECRET_PREVIOUS: 'the-api-secret-before-rotation!' })).toThrow(
+      'Invalid environment: PAYFORM_GATEWAY_API_SECRET_PREVIOUS needs PAYFORM_GATEWAY_API_SECRET',
+    );
+    expect(() => readCompanionConfig({ ...LIVE_GATEWAY, PAYFORM_GATEWAY_API_SECRET_PREVIOUS: LIVE_GATEWAY.PAYFORM_GATEWAY_API_SECRET })).toThrow(
+      'Invalid environment: PAYFORM_GATEWAY_API_SECRET_PREVIOUS is PAYFORM_GATEWAY_API_SECRET itself: give it the secret before the rotation, or remove it',
+    );
+  });
+
   it('names a misspelt variable in a refusal too, and a typo in the prefix', () => {
     const production = { ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_DATABASE_URL: 'postgres://payform@db/payform' };
     expect(() => readCompanionConfig({ ...production, PAYFORM_ADMINTOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb' })).toThrow(

@@ -10,6 +10,7 @@
  * | PAYFORM_PUBLIC_URL | how the gateway and browsers reach the companion | http://localhost:$PORT for the bin in development; required when mounted and in production |
  * | PAYFORM_GATEWAY_BASE_URL | the gateway; unset ⇒ the bundled sandbox (started by the caller) | — |
  * | PAYFORM_GATEWAY_POS_ID, …_API_KEY, …_API_SECRET, …_ENDPOINTS_KEY | credentials | the test project's |
+ * | PAYFORM_GATEWAY_API_SECRET_PREVIOUS | while the API secret is rotated, the one before: webhooks signed with it are taken too | — |
  * | PAYFORM_GATEWAY_WIDGET_KEY | the project's widget key: `<pay-form>` tokenizes cards in the browser | — (the card is relayed) |
  * | PAYFORM_GATEWAY_WIDGET_URL | the gateway's widget host, where its card tokenizer is | the gateway's URL (the sandbox serves both) |
  * | PAYFORM_DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite (not a file: URL); set but empty: refused (environment.ts) | ./data/payform.db |
@@ -66,6 +67,8 @@ export interface CompanionSettings {
   /** Undefined: the bundled sandbox, whose URL the caller passes to startCompanion. */
   readonly gatewayBaseUrl: string | undefined;
   readonly credentials: ProjectCredentials;
+  /** PAYFORM_GATEWAY_API_SECRET_PREVIOUS: the API secret before a rotation, whose webhooks (the gateway's retries) are taken too. */
+  readonly previousApiSecret?: string | undefined;
   /** PAYFORM_GATEWAY_WIDGET_KEY and _URL: the card tokenizer (widgetUrl undefined: the gateway's URL). */
   readonly tokenizer: { readonly widgetKey: string; readonly widgetUrl: string | undefined } | undefined;
   readonly databaseUrl: string;
@@ -142,6 +145,7 @@ const Variables = z.object({
   PAYFORM_GATEWAY_POS_ID: Uuid.optional(),
   PAYFORM_GATEWAY_API_KEY: headerCredential(true).optional(),
   PAYFORM_GATEWAY_API_SECRET: headerCredential().optional(),
+  PAYFORM_GATEWAY_API_SECRET_PREVIOUS: headerCredential().optional(),
   PAYFORM_GATEWAY_ENDPOINTS_KEY: headerCredential().optional(),
   PAYFORM_GATEWAY_WIDGET_KEY: z.string().max(256).optional(),
   PAYFORM_GATEWAY_WIDGET_URL: ServiceUrl.optional(),
@@ -248,7 +252,7 @@ export function companionSettingsOf(given: unknown, caller: string): CompanionSe
 
 /** Every field of CompanionSettings, true where it is never undefined: what a settings object must have. */
 const SETTINGS_FIELDS: Readonly<Record<keyof CompanionSettings, boolean>> = {
-  port: true, host: false, production: true, publicUrl: true, publicUrlDerived: true, gatewayBaseUrl: false, credentials: true,
+  port: true, host: false, production: true, publicUrl: true, publicUrlDerived: true, gatewayBaseUrl: false, credentials: true, previousApiSecret: false,
   tokenizer: false, databaseUrl: true, databaseUrlDefaulted: true, ledgerHandoverFrom: false, gatewayTimeoutMs: false,
   databaseStatementTimeoutMs: false, adminToken: true, adminTokenGenerated: true, allowedOrigins: true, sandboxOrigin: false,
   testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, trustProxy: true, metricsToken: false,
@@ -393,6 +397,7 @@ function settingsOf(
     ledgerHandoverFrom: vars.PAYFORM_LEDGER_HANDOVER_FROM,
     gatewayTimeoutMs: vars.PAYFORM_GATEWAY_TIMEOUT_MS,
     databaseStatementTimeoutMs: vars.PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS,
+    previousApiSecret: vars.PAYFORM_GATEWAY_API_SECRET_PREVIOUS,
     adminToken: vars.PAYFORM_ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
     adminTokenGenerated: vars.PAYFORM_ADMIN_TOKEN === undefined,
     allowedOrigins: vars.PAYFORM_ALLOWED_ORIGINS ?? [new URL(publicUrl).origin],
@@ -500,6 +505,12 @@ function neededBeside(env: Env): string[] {
   return [
     ...(env.PAYFORM_GATEWAY_WIDGET_URL && !env.PAYFORM_GATEWAY_WIDGET_KEY ? ['PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)'] : []),
     ...(env.PAYFORM_BACK_OFFICE_SELLERS && !env.PAYFORM_BACK_OFFICE ? ['PAYFORM_BACK_OFFICE_SELLERS needs PAYFORM_BACK_OFFICE (the back office’s path, e.g. /admin)'] : []),
+    ...(env.PAYFORM_GATEWAY_API_SECRET_PREVIOUS && !env.PAYFORM_GATEWAY_API_SECRET
+      ? ['PAYFORM_GATEWAY_API_SECRET_PREVIOUS needs PAYFORM_GATEWAY_API_SECRET (the API secret now; the previous one is taken beside it while the gateway retries older webhooks)']
+      : []),
+    ...(env.PAYFORM_GATEWAY_API_SECRET_PREVIOUS && env.PAYFORM_GATEWAY_API_SECRET_PREVIOUS === env.PAYFORM_GATEWAY_API_SECRET
+      ? ['PAYFORM_GATEWAY_API_SECRET_PREVIOUS is PAYFORM_GATEWAY_API_SECRET itself: give it the secret before the rotation, or remove it']
+      : []),
   ];
 }
 

@@ -333,6 +333,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
       ledger,
       gateway,
       gatewayApiSecret: settings.credentials.apiSecret,
+      ...(settings.previousApiSecret ? { gatewayApiSecretPrevious: settings.previousApiSecret } : {}),
       publicUrl: options.publicUrl ?? settings.publicUrl,
       ...(options.basePath ? { basePath: options.basePath } : {}),
       adminToken: settings.adminToken,

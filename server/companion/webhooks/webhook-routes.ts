@@ -50,7 +50,8 @@ function signatureRefusals(): (log: Logger, now: number, client: string | undefi
     if (now < quietUntil) return void unlogged++;
     // The sender's address tells the gateway's own servers from someone probing the route.
     log.warn(
-      'refused a webhook with a wrong signature: the gateway signs with the project’s API secret, PAYFORM_GATEWAY_API_SECRET (or the gatewayApiSecret option); if every webhook is refused, check it',
+      'refused a webhook with a wrong signature: the gateway signs with the project’s API secret, PAYFORM_GATEWAY_API_SECRET (or the gatewayApiSecret option); if every webhook is refused, check it; ' +
+        'just after a rotation, give the secret before it as PAYFORM_GATEWAY_API_SECRET_PREVIOUS while the gateway retries older events',
       { client: client ?? 'unknown', ...(unlogged ? { refused_since_last_line: unlogged } : {}) },
     );
     unlogged = 0;
@@ -58,9 +59,34 @@ function signatureRefusals(): (log: Logger, now: number, client: string | undefi
   };
 }
 
-export function webhookRoutes(apiSecret: string, background: InFlight): Hono<CompanionEnv> {
+/** The API secret webhooks are signed with, and while it is rotated the one before it. */
+export interface WebhookSecrets {
+  readonly current: string;
+  readonly previous?: string | undefined;
+}
+
+/** How often, at most, webhooks taken by the previous secret are said: the gateway may retry for days. */
+const PREVIOUS_LOGGED_EVERY_MS = 3_600_000;
+
+/** Says when webhooks signed with the previous secret are taken: the operator removes it once none come. */
+function previousSecretTaken(): (log: Logger, now: number) => void {
+  let quietUntil = 0;
+  let unlogged = 0;
+  return (log, now) => {
+    if (now < quietUntil) return void unlogged++;
+    log.info(
+      'took a webhook signed with the previous API secret (PAYFORM_GATEWAY_API_SECRET_PREVIOUS): the gateway still retries events sent before the rotation; remove the variable once this line has not come for a day',
+      unlogged ? { taken_since_last_line: unlogged } : {},
+    );
+    unlogged = 0;
+    quietUntil = now + PREVIOUS_LOGGED_EVERY_MS;
+  };
+}
+
+export function webhookRoutes(secrets: WebhookSecrets, background: InFlight): Hono<CompanionEnv> {
   const webhooks = new Hono<CompanionEnv>();
   const refused = signatureRefusals();
+  const byPrevious = previousSecretTaken();
 
   webhooks.post('/gateway', async (c) => {
     const { ledger, reactions, options, gateway, metrics } = c.get('services');
@@ -70,7 +96,10 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
     if (!data || !signature) {
       throw ApiProblem.invalid({ ...(data ? {} : { data: 'is required' }), ...(signature ? {} : { signature: 'is required' }) });
     }
-    if (!verifyWebhook(data, signature, apiSecret)) {
+    const current = verifyWebhook(data, signature, secrets.current);
+    const previous = !current && secrets.previous !== undefined && verifyWebhook(data, signature, secrets.previous);
+    if (previous) byPrevious(log, c.get('services').clock());
+    if (!current && !previous) {
       // Every webhook fails so if the secret is wrong; a forger's or another project's fails alone.
       refused(log, c.get('services').clock(), clientAddress(c, options.trustProxy));
       metrics.webhook('invalid_signature');

@@ -291,6 +291,29 @@ describe('POST /webhooks/gateway', () => {
     expect(stack.logs.some((line) => line.includes('wrong signature') && line.includes('PAYFORM_GATEWAY_API_SECRET'))).toBe(true);
   });
 
+  it('takes webhooks signed with the previous API secret while it is rotated, and says so once an hour', async () => {
+    // Today, which the test cards' expiry is after.
+    const clock = new TestClock(Date.now());
+    const before = 'the-api-secret-before-rotation!';
+    await stack.close();
+    stack = await createStack({ clock, companion: { gatewayApiSecretPrevious: before } });
+    const orderId = await pendingOrder();
+    const data = encodeWebhookData(paymentEvent(orderId, 'success'));
+    expect((await post({ data, signature: signWebhook(data, before) })).status).toBe(200);
+    expect((await stack.ledger.getPayment(orderId))?.status).toBe('success');
+    const taken = () => stack.logs.filter((line) => line.includes('took a webhook signed with the previous API secret'));
+    expect(taken()).toHaveLength(1);
+    expect((await post({ data, signature: signWebhook(data, before) })).status).toBe(200);
+    expect(taken()).toHaveLength(1);
+    // Neither secret: refused as ever, the line naming the variable for a rotation.
+    expect((await post({ data, signature: signWebhook(data, 'a-third-secret') })).status).toBe(401);
+    expect(stack.logs.some((line) => line.includes('wrong signature') && line.includes('PAYFORM_GATEWAY_API_SECRET_PREVIOUS'))).toBe(true);
+    clock.advance(3_601_000);
+    expect((await post({ data, signature: signWebhook(data, before) })).status).toBe(200);
+    expect(taken()).toHaveLength(2);
+    expect(taken()[1]).toContain('"taken_since_last_line":1');
+  });
+
   it('logs wrong signatures once a minute at most, with how many came meanwhile', async () => {
     const clock = new TestClock();
     await stack.close();
