@@ -91,6 +91,17 @@ async function payOn(page: Page, path: string, sessionId: string, number: string
   await pay(page, number);
 }
 
+/** Where the 3-D Secure sessions send the customer back to: the merchant's page, marked. */
+const returnUrl = () => `${pageOrigin}/index.html?returned=1`;
+
+/** The tab at the sandbox's challenge: passed, the customer is back at the session's returnUrl(), the order paid. */
+async function passChallenge(page: Page, session: { id: string; order_id: string }): Promise<void> {
+  await expectPage(page).toHaveURL(new RegExp(`^${stack.sandboxUrl}/3ds/`), { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Complete authentication' }).click();
+  await expectPage(page).toHaveURL(new RegExp(`^${pageOrigin}/index\\.html\\?returned=1&checkout_session=${session.id}`), { timeout: 20_000 });
+  await expect.poll(() => orderStatus(session.order_id), { timeout: 10_000 }).toBe('success');
+}
+
 /** Types the card and whatever customer fields the form in `scope` (a page or a frame) asks, and pays. */
 async function pay(scope: Pick<Page, 'locator'> | FrameLocator, number: string): Promise<void> {
   const form = scope.locator('pay-form');
@@ -139,14 +150,11 @@ describe('a merchant’s page served by Vite, paid in Chromium', () => {
   // The shop's return page is on its own origin: the sandbox's challenge form, the companion's
   // result_url and the shop's page make a chain of redirects across three origins.
   it('3-D Secure: the sandbox’s challenge page, then back to the shop’s page, the order paid', async () => {
-    const session = await openSession({ return_url: `${pageOrigin}/index.html?returned=1` });
+    const session = await openSession({ return_url: returnUrl() });
     const page = await newPage();
     try {
       await payOn(page, '/index.html', session.id, '4000 0000 0000 3220');
-      await expectPage(page).toHaveURL(new RegExp(`^${stack.sandboxUrl}/3ds/`), { timeout: 20_000 });
-      await page.getByRole('button', { name: 'Complete authentication' }).click();
-      await expectPage(page).toHaveURL(new RegExp(`^${pageOrigin}/index\\.html\\?returned=1&checkout_session=${session.id}`), { timeout: 20_000 });
-      await expect.poll(() => orderStatus(session.order_id), { timeout: 10_000 }).toBe('success');
+      await passChallenge(page, session);
     } finally {
       await page.close();
     }
@@ -168,14 +176,11 @@ describe('the merchant’s page in a frame of another origin', () => {
   }
 
   it('3-D Secure takes the tab to the challenge, and the customer comes back to the session’s return_url, paid', async () => {
-    const session = await openSession({ return_url: `${pageOrigin}/index.html?returned=1` });
+    const session = await openSession({ return_url: returnUrl() });
     const page = await newPage();
     try {
       await pay(await framed(page, merchantPage('/index.html', session.id)), '4000 0000 0000 3220');
-      await expectPage(page).toHaveURL(new RegExp(`^${stack.sandboxUrl}/3ds/`), { timeout: 20_000 });
-      await page.getByRole('button', { name: 'Complete authentication' }).click();
-      await expectPage(page).toHaveURL(new RegExp(`^${pageOrigin}/index\\.html\\?returned=1&checkout_session=${session.id}`), { timeout: 20_000 });
-      await expect.poll(() => orderStatus(session.order_id), { timeout: 10_000 }).toBe('success');
+      await passChallenge(page, session);
     } finally {
       await page.close();
     }

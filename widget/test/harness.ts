@@ -1,5 +1,5 @@
 /** Mounting and driving `<pay-form>` in the browser tests. */
-import { fixture, oneEvent } from '@open-wc/testing';
+import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../index.js';
 import type { FieldName, PayEventDetails } from '../events.js';
@@ -151,4 +151,28 @@ export function stay(target: EventTarget): Promise<CustomEvent<PayEventDetails['
       resolve(event as CustomEvent<PayEventDetails['pay-redirect']>);
     }),
   );
+}
+
+/**
+ * A card paid in tokenize mode on a tokenizer that gives the page no answer it may read: the
+ * customer goes to the hosted page (the redirect kept from happening), and the console's error
+ * comes once the widget has told why. Answers the tokenizer's address and that error.
+ */
+export async function payPastTokenizer(id: string, endpoint: string): Promise<{ tokenizer: string; error: string }> {
+  const errors: string[] = [];
+  const real = console.error;
+  console.error = (...args: unknown[]) => void errors.push(String(args[0]));
+  try {
+    const form = await mount(id, { endpoint });
+    const redirect = stay(form);
+    autofill(form, card('4242424242424242'));
+    button(form).click();
+    expect((await redirect).detail.reason).to.equal('hosted');
+    // Told apart from a network down as the customer goes on.
+    await waitUntil(() => errors.length > 0, 'the console says why');
+    expect(errors).to.have.length(1);
+    return { tokenizer: form.view!.tokenizer!.url, error: errors[0]! };
+  } finally {
+    console.error = real;
+  }
 }
