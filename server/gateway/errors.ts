@@ -242,38 +242,23 @@ export function maskCvvMention(text: string): string {
   return namesCvv(text) ? text.replace(SHORT_CODE, '[cvv]') : text;
 }
 
-const MENTIONS = new RegExp(CVV_MENTION.source, 'gi');
-// How a security code is written beside its name: after it, a few characters of the same clause
-// ("cvv 123", "security code is 123", "cvv 123 456"); before it, only punctuation ("123 (CVV)").
-const GAP_AFTER = /^[^,;\n]{0,16}$/;
-const GAP_BEFORE = /^[^\p{L}\p{N},;\n]{0,3}$/u;
+// A calendar date or a clock time (2026-11-29, 29.11.2026, 07:21:16.123): no security code is
+// written so, and a 3–4-digit run inside one is kept.
+const DATE_OR_TIME =
+  /\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b|\b(?:0?[1-9]|[12]\d|3[01])[./](?:0?[1-9]|1[0-2])[./](?:19|20)\d{2}\b|\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?\b/g;
 
 /**
  * Free text a merchant or their staff wrote (a description, a refund's comment), masked for
- * keeping, showing and sending on: card numbers however written, and a 3–4-digit run beside a
- * CVV's mention. Unlike `maskCardData`'s reading of a gateway's echo, where any mention counts
- * for every run, "CSC Logistics, room 1402" keeps its room: a number a comma away is not the
- * code the mention names. Text naming a CVV only once normalised (ＣＶＶ) has every run masked.
+ * keeping, showing and sending on as `maskCardData` masks a gateway's echo: card numbers however
+ * written, and when the text names a CVV every 3–4-digit run in it — a code may stand anywhere
+ * around its mention ("737 is the CVV", "CVV:\n737") — but those of its dates and times.
  */
 export function maskFreeText(text: string): string {
   if (!THREE_DIGITS.test(text)) return text;
   const masked = maskCardNumbers(text, CARD_NUMBER_MASK);
   if (!namesCvv(masked)) return masked;
-  if (!CVV_MENTION.test(masked)) return masked.replace(SHORT_CODE, '[cvv]');
-  const mentions = [...masked.matchAll(MENTIONS)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
-  let anchor = -1; // where the last mention or masked run ended
-  let next = 0; // the first mention not yet passed
-  return masked.replace(SHORT_CODE, (run: string, start: number) => {
-    const end = start + run.length;
-    while (next < mentions.length && mentions[next]!.start < end) anchor = Math.max(anchor, mentions[next++]!.end);
-    const named =
-      anchor > start || // inside a mention that carries its digits: `CV2 123`
-      (anchor >= 0 && GAP_AFTER.test(masked.slice(anchor, start))) ||
-      (next < mentions.length && GAP_BEFORE.test(masked.slice(end, mentions[next]!.start)));
-    if (!named) return run;
-    anchor = Math.max(anchor, end);
-    return '[cvv]';
-  });
+  const kept = [...masked.matchAll(DATE_OR_TIME)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  return masked.replace(SHORT_CODE, (run: string, start: number) => (kept.some((span) => start >= span.start && start + run.length <= span.end) ? run : '[cvv]'));
 }
 
 function maskText(text: string, mentionsCvv: boolean): string {

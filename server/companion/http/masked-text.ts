@@ -1,8 +1,8 @@
 /**
  * Free text that is kept, shown and sent on (a session's description, an operation's comment):
  * masked here, once, as it is read — a card number or a security code typed into it never gets
- * further (`maskFreeText`: a code beside its mention, not every number of a text that names
- * one). A mask may be longer than what it hides (`[cvv]` for three digits), and the masked text
+ * further (`maskFreeText`: in a text that names a CVV, every 3–4-digit run but its dates' and
+ * times'). A mask may be longer than what it hides (`[cvv]` for three digits), and the masked text
  * still has the gateway's limit to fit: one that would not is refused for that, not for a length
  * the text as sent does not have.
  */

@@ -101,16 +101,15 @@ describe('a card number in free text, however it is written', () => {
 });
 
 describe('a security code in free text', () => {
-  it('is masked beside its mention in a description and a refund comment; the text\'s other numbers are kept', async () => {
+  it('is masked in a description and a refund comment that name one, wherever it stands; their dates and times are kept', async () => {
     const stack = await open();
-    const description = 'Courier: CSC Logistics, order 2026-11-29 room 1402, 3 items; the security code is 737';
-    const kept = 'Courier: CSC Logistics, order 2026-11-29 room 1402, 3 items; the security code is [cvv]';
-    const session = await stack.openSession({ amount: 100, description });
+    const session = await stack.openSession({ amount: 100, description: 'Courier: CSC Logistics, order of 2026-11-29 at 07:21, room 1402; 737 is the security code' });
+    const kept = 'Courier: CSC Logistics, order of 2026-11-29 at 07:21, room [cvv]; [cvv] is the security code';
     expect(session.description).toBe(kept);
     expect((await stack.ledger.getSession(session.id))?.description).toBe(kept);
     expect((await (await stack.pay(session.id)).json()).status).toBe('success');
-    const answer = await refund(stack, session.order_id, 'Invoice 4711 for CVC Capital, due 2026; customer read out cvv 737');
-    expect(answer.operation.comment).toBe('Invoice 4711 for CVC Capital, due 2026; customer read out cvv [cvv]');
+    const answer = await refund(stack, session.order_id, 'Refund of 29.11.2026 for CVC Capital; customer read out the CVV:\n737');
+    expect(answer.operation.comment).toBe('Refund of 29.11.2026 for CVC Capital; customer read out the CVV:\n[cvv]');
   });
 });
 
