@@ -15,10 +15,12 @@ withTestDatabase((url) => {
   describe('a PostgreSQL that takes no writes for a while', () => {
     let database: RoleSettingsDatabase | undefined;
     let ledger: Ledger | undefined;
+    // A database made and dropped for the test: on a busy server each waits for a checkpoint,
+    // which took the hook past Vitest's 30 s once in a clean-clone run (alone it takes a second).
     afterEach(async () => {
       await ledger?.close();
       await database?.drop();
-    });
+    }, 90_000);
 
     it('refuses writes as the database being away, then takes them once it does, on new connections', async () => {
       database = await databaseWithRoleSettings(url, {}, async (own) => (await openLedger(own)).close());
