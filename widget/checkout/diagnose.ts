@@ -145,7 +145,7 @@ const originOf = (uri: string): string | undefined => {
  * down). Listened for from before the request; a TypeError waits a little for the event, which
  * comes after it.
  */
-async function askAgain(url: string, origin: string): Promise<string | SecurityPolicyViolationEvent> {
+async function askAgain(url: string, origin: string, init: RequestInit = {}): Promise<string | SecurityPolicyViolationEvent> {
   let refused!: (event: SecurityPolicyViolationEvent) => void;
   const violation = new Promise<SecurityPolicyViolationEvent>((resolve) => (refused = resolve));
   const listener = (event: SecurityPolicyViolationEvent) => {
@@ -153,7 +153,7 @@ async function askAgain(url: string, origin: string): Promise<string | SecurityP
   };
   document.addEventListener('securitypolicyviolation', listener);
   try {
-    const outcome = await fetch(url, timeout()).then(() => 'answered', (error: Error) => error.name);
+    const outcome = await fetch(url, { ...init, ...timeout() }).then(() => 'answered', (error: Error) => error.name);
     if (outcome !== 'TypeError') return outcome;
     return await Promise.race([violation, new Promise<string>((resolve) => setTimeout(resolve, POLICY_WAIT, outcome))]);
   } finally {
@@ -202,14 +202,16 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
 }
 
 /**
- * Why the gateway's tokenizer at `url` gave this page no answer it may read, for the developer:
- * `error` when the page is set up wrong — its Content-Security-Policy refused the request, or
- * the tokenizer is up (a no-cors request reaches it) but its project does not take this page's
- * origin (no CORS headers); `warning` when nothing answered, as when the network is down.
+ * Why the browser refused the page the gateway's tokenizer's answer (its fetch failed), for the
+ * developer: `error` when the page is set up wrong — its Content-Security-Policy refused the
+ * request, or the tokenizer is up (a no-cors request reaches it) but refuses this page's origin
+ * the CORS headers of an unsigned POST, which it answers any origin it takes; `warning` when it
+ * answers now (the connection dropped) or nothing answers, as when the network is down.
  */
 export async function tokenizerUnanswered(url: string): Promise<{ readonly error: boolean; readonly why: string }> {
   const reached = new URL(url).origin;
-  const again = await askAgain(url, reached);
+  // Preflighted, as the tokenize request is; refused for its missing signature, with CORS headers.
+  const again = await askAgain(url, reached, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   if (typeof again !== 'string') return { error: true, why: `this page's Content-Security-Policy refused the request: add ${reached} to ${connectSrc(again.originalPolicy)}` };
   if (again !== 'TypeError') return { error: false, why: 'it answered when asked again: the connection dropped' };
   if (await fetch(url, { ...timeout(), mode: 'no-cors' }).then(() => true, () => false)) {

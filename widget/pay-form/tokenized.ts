@@ -25,13 +25,17 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
     if (error instanceof TokenizerUnreachableError) {
       // The developer learns why, fallback or not: a page whose Content-Security-Policy leaves the
       // tokenizer out, or whose origin the project does not take, looks to the fetch as a network
-      // down does, and would send every customer away. Told apart while the customer goes on.
+      // down does, and would send every customer away. A fetch the browser failed is told apart
+      // first (a 5xx, a late or unreadable answer is the tokenizer's), a second at most: a page
+      // that navigates may clear its console.
       const hosted = view.modes.includes('hosted');
-      const told = ({ error: wrong, why }: { error: boolean; why: string }) =>
-        console[wrong ? 'error' : 'warn'](`<pay-form>: the gateway's tokenizer at ${url} did not answer this page: ${why}${hosted ? '; the customer pays on the hosted page instead' : ''}`, error);
-      void import('../checkout/diagnose.js')
-        .then(({ tokenizerUnanswered }) => tokenizerUnanswered(url))
-        .then(told, () => told({ error: false, why: `if the network is up, allow ${new URL(url).origin} in the page's Content-Security-Policy connect-src` }));
+      const fetchFailed = error.cause instanceof TypeError;
+      const plain = fetchFailed
+        ? { error: false, why: `if the network is up, allow ${new URL(url).origin} in the page's Content-Security-Policy connect-src, and ${location.origin} in the gateway project's widget origins` }
+        : { error: false, why: `its answer was late or unusable (${error.message})` };
+      const diagnosis = fetchFailed ? import('../checkout/diagnose.js').then(({ tokenizerUnanswered }) => tokenizerUnanswered(url), () => plain) : Promise.resolve(plain);
+      const { error: wrong, why } = await Promise.race([diagnosis, new Promise<typeof plain>((resolve) => setTimeout(resolve, DIAGNOSIS_WAIT_MS, plain))]);
+      console[wrong ? 'error' : 'warn'](`<pay-form>: the gateway's tokenizer at ${url} did not answer this page: ${why}${hosted ? '; the customer pays on the hosted page instead' : ''}`, error);
       if (hosted) return undefined;
       // No page to fall back on: the customer may try again.
       throw new CompanionError('network');
@@ -52,6 +56,9 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
     throw new CompanionError('rejected', error.status, [], reason);
   }
 }
+
+/** How long the customer waits, at most, for the widget to tell the developer why the tokenizer did not answer. */
+const DIAGNOSIS_WAIT_MS = 1_000;
 
 /**
  * The tokenizer's refusals of the card (by the error's `id`; the envelope names no field): the
