@@ -359,11 +359,21 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
   const { notice } = element;
   element.say(element.t[reason === 'hosted' ? 'redirect_hosted' : 'redirect_3ds'] ?? element.t.processing);
   if (emit(element, 'pay-redirect', { url, reason }, true)) {
-    const refused = takeTabTo(url);
+    // A challenge waits at the bank: it may wait for a click.
+    const refused = takeTabTo(url, reason === '3ds');
+    if (refused === 'at a click') {
+      // The customer's click is over (the payment took longer than one lasts), and a frame the
+      // page sandboxed may take the tab only during one, blocked without a word otherwise:
+      // "Continue with your bank" (settled) is their next click.
+      element.say(notice);
+      clickToLeave.add(element.session);
+      return false;
+    }
     if (refused) {
       // The sandbox of the frame the page put the element in: said to the developer; the customer
       // is told the shop cannot take the payment, not left before a page that never comes.
-      const error = new CompanionError('unsafe_redirect', 0, [], `this element is in a frame whose sandbox keeps it from taking the page to ${new URL(url).origin}, which is never shown in a frame: ${refused}`);
+      const fix = "add allow-top-navigation-by-user-activation to the iframe's sandbox attribute, or cancel pay-redirect and open event.detail.url yourself";
+      const error = new CompanionError('unsafe_redirect', 0, [], `this element is in a frame whose sandbox keeps it from taking the page to ${new URL(url).origin}, which is never shown in a frame: ${fix}`);
       console.error(`<${element.localName}>: ${error.reason}`);
       void close(element, error);
       return true;
@@ -381,19 +391,25 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
 
 /**
  * Takes the tab to `url`. The bank's and the gateway's pages refuse to be framed (a framed card
- * page invites clickjacking), so an element in a frame takes the page that holds it there. Says
- * why when the frame's sandbox forbids it (the customer's click allows it to any other frame).
+ * page invites clickjacking), so an element in a frame takes the page that holds it there: any
+ * frame the customer clicked in may, a sandboxed one only if its sandbox allows top navigation,
+ * and with `allow-top-navigation-by-user-activation` only while the click lasts. One that can
+ * wait for the next click (`mayWait`) does, once the last is over: `at a click`.
  */
-function takeTabTo(url: string): string | undefined {
+function takeTabTo(url: string, mayWait: boolean): 'at a click' | 'sandboxed' | undefined {
   const { top } = window;
   if (!top || top === window) return void location.assign(url);
+  if (mayWait && navigator.userActivation?.isActive === false) return 'at a click';
   try {
     // Of another origin's location, only href may be set.
     top.location.href = url;
   } catch {
-    return 'add allow-top-navigation-by-user-activation to the iframe\'s sandbox attribute, or cancel pay-redirect and open event.detail.url yourself';
+    return 'sandboxed';
   }
 }
+
+/** Sessions whose challenge waits for the customer's click to take the tab there (`go`). */
+const clickToLeave = new Set<string>();
 
 /** 3-D Secure challenges no element of their session was in the page to take (`away`), by session. */
 const challenges = new Map<string, string>();
@@ -503,7 +519,7 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   // Back (the browser's button) without finishing the challenge: going on with it is offered at once.
   element.offer = undefined;
   share(element.session);
-  if (cameBack(element.session)) offerChallenge(element);
+  if (cameBack(element.session) || clickToLeave.delete(element.session)) offerChallenge(element);
   // "Check again" (focused: it was just pressed) gives way to "Confirming…". A page that loads
   // on a pending session has focus nowhere in it, and keeps it where it is.
   if (element.shadowRoot!.activeElement) void refocus(element);
