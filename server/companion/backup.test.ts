@@ -75,5 +75,6 @@ describe('payform-companion backup', () => {
     writeFileSync(other, '');
     expect((await backup(['--to', join(folder, 'c.db'), '--from', other])).stderr).toContain('holds no payform ledger');
     expect(await backup([])).toMatchObject({ code: 1, stderr: expect.stringContaining('--to is missing: give the file to back the ledger up into') });
+    expect(await backup(['--to', file])).toMatchObject({ code: 1, stderr: 'payform-companion backup: --to is the ledger itself: give a new file\n' });
   });
 });

@@ -234,6 +234,10 @@ describe('readCompanionConfig', () => {
     expect(() => readCompanionConfig({ PAYFORM_GATEWAY_API_SECRET_PREVIOUS: 'the-api-secret-before-rotation!' })).toThrow(
       'Invalid environment: PAYFORM_GATEWAY_API_SECRET_PREVIOUS needs PAYFORM_GATEWAY_API_SECRET',
     );
+    // The receiver of payment changes holding it could sign webhooks while the rotation lasts.
+    expect(() =>
+      readCompanionConfig({ ...LIVE_GATEWAY, PAYFORM_GATEWAY_API_SECRET_PREVIOUS: 'p'.repeat(40), PAYFORM_NOTIFY_URL: 'https://shop.example/payform', PAYFORM_NOTIFY_SECRET: 'p'.repeat(40) }),
+    ).toThrow(/PAYFORM_NOTIFY_SECRET must differ from PAYFORM_GATEWAY_API_SECRET_PREVIOUS/);
     expect(() => readCompanionConfig({ ...LIVE_GATEWAY, PAYFORM_GATEWAY_API_SECRET_PREVIOUS: LIVE_GATEWAY.PAYFORM_GATEWAY_API_SECRET })).toThrow(
       'Invalid environment: PAYFORM_GATEWAY_API_SECRET_PREVIOUS is PAYFORM_GATEWAY_API_SECRET itself: give it the secret before the rotation, or remove it',
     );
@@ -249,6 +253,10 @@ describe('readCompanionConfig', () => {
       'Invalid environment: PAYFORM_GATEWAY_BASE_URL: must be an http(s) URL' +
         '; PAYFORM_GATEWAY_APISECRET is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_API_SECRET?' +
         '; PAYFORM_DATABSE_URL is not a variable of the companion and is ignored: did you mean PAYFORM_DATABASE_URL?',
+    );
+    // A name inside one the refusal names is not that one.
+    expect(() => readCompanionConfig({ PAYFORM_NOTIFY_URL: 'https://shop.example/payform', PAYFORM_NOTIFY_SECRET: 'n'.repeat(40), PAYFORM_NOTIFY: 'x' })).toThrow(
+      /^Invalid environment: PAYFORM_NOTIFY_SECRET: is easy to guess.*; PAYFORM_NOTIFY is not a variable of the companion and is ignored: did you mean PAYFORM_NOTIFY_URL\?$/,
     );
     expect(readCompanionConfig({ PAYFROM_ADMIN_TOKEN: 'x', PAYPAL_CLIENT_ID: 'x' }).warnings).toEqual([
       'PAYFROM_ADMIN_TOKEN is not a variable of the companion and is ignored: did you mean PAYFORM_ADMIN_TOKEN?',

@@ -219,11 +219,18 @@ export function readCompanionConfig(environment: EnvironmentInput): CompanionSet
     // Of the variables this refusal names, a name set but not read is often why: said with it.
     const unread = unreadHint({ misspelt, leftAlone }, KNOWN_VARIABLES.filter((name) => new RegExp(`\\b${name}\\b`).test(error.message)));
     // The others are said too: a start that succeeds would warn of them, and a refused one is the first look.
-    const others = strays.filter(({ name }) => !`${error.message}${unread}`.includes(name)).map((stray) => `; ${strayNotice(stray)}`).join('');
+    const said = `${error.message}${unread}`;
+    const others = strays.filter(({ name }) => !namedIn(said, name)).map((stray) => `; ${strayNotice(stray)}`).join('');
     const mode = processMode === 'production' && /\bproduction\b/.test(error.message) ? `; NODE_ENV=production is this process's (the settings given name no NODE_ENV)` : '';
     if (!unread && !others && !mode) throw error;
     throw new TypeError(`${error.message}${unread}${others}${mode}`, { cause: error });
   }
+}
+
+/** Whether `text` names the variable `name` as a whole word (`PAYFORM_NOTIFY` is not named by `PAYFORM_NOTIFY_SECRET`). */
+function namedIn(text: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  return new RegExp(`(?:^|[^\\w])${escaped}(?:$|[^\\w])`).test(text);
 }
 
 /**
@@ -523,6 +530,6 @@ function notifyPairProblems(env: Env): string[] {
     return ['PAYFORM_NOTIFY_SECRET is set without PAYFORM_NOTIFY_URL: set PAYFORM_NOTIFY_URL to the address payment changes are POSTed to, or remove PAYFORM_NOTIFY_SECRET'];
   }
   // The receiver holds this secret: it must not thereby hold the merchant API or the gateway's.
-  const shared = (['PAYFORM_ADMIN_TOKEN', CREDENTIAL_VARIABLES.apiSecret] as const).filter((name) => secret !== undefined && env[name] === secret);
+  const shared = (['PAYFORM_ADMIN_TOKEN', CREDENTIAL_VARIABLES.apiSecret, 'PAYFORM_GATEWAY_API_SECRET_PREVIOUS'] as const).filter((name) => secret !== undefined && env[name] === secret);
   return shared.length > 0 ? [`PAYFORM_NOTIFY_SECRET must differ from ${shared.join(' and ')}: the receiver keeps it, so give it its own random value (e.g. \`openssl rand -hex 32\`)`] : [];
 }

@@ -42,7 +42,13 @@ export async function backupLedger(from: string, to: string): Promise<LedgerBack
   } finally {
     source.close();
   }
-  return checked(Sqlite, to);
+  try {
+    return checked(Sqlite, to);
+  } catch (error) {
+    // A backup that fails its check is no backup: the name is free for the next try.
+    rmSync(to, { force: true });
+    throw error;
+  }
 }
 
 /** The backup opened on its own: SQLite's check of every page, and its tables counted. */
@@ -82,6 +88,6 @@ function refuseEnds(from: string, to: string): void {
   if (fileProblem) throw new Error(`the SQLite file's path ${fileProblem}`);
   if (!existsSync(from)) throw new Error(`there is no ledger file at ${resolvePath(from)}: give the SQLite file the companion uses (its PAYFORM_DATABASE_URL)`);
   if (isPostgresUrl(to) || to === ':memory:') throw new Error('--to is the file to write the backup into');
-  if (existsSync(to)) throw new Error(`${resolvePath(to)} is there already: a backup never overwrites a file, give a new name`);
   if (resolvePath(to) === resolvePath(from)) throw new Error('--to is the ledger itself: give a new file');
+  if (existsSync(to)) throw new Error(`${resolvePath(to)} is there already: a backup never overwrites a file, give a new name`);
 }

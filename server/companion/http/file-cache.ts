@@ -63,10 +63,13 @@ export function sendFile(c: Context, file: CachedFile, contentType: string): Res
   return c.body(kept.gzip as Uint8Array<ArrayBuffer>, 200);
 }
 
-/** Whether an Accept-Encoding takes gzip: named, or `*`, and not with `q=0`. */
+/** Whether an Accept-Encoding takes gzip: named without `q=0`, or, when not named, `*` so. */
 export function takesGzip(header: string | undefined): boolean {
-  return (header ?? '').split(',').some((entry) => {
-    const [coding = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
-    return (coding === 'gzip' || coding === 'x-gzip' || coding === '*') && !parameters.some((parameter) => /^q=0(\.0{0,3})?$/.test(parameter));
-  });
+  const codings = new Map(
+    (header ?? '').split(',').map((entry) => {
+      const [coding = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
+      return [coding === 'x-gzip' ? 'gzip' : coding, !parameters.some((parameter) => /^q=0(\.0{0,3})?$/.test(parameter))] as const;
+    }),
+  );
+  return codings.get('gzip') ?? codings.get('*') ?? false;
 }

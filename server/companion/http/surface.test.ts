@@ -401,6 +401,9 @@ describe.each([['in process', false], ['over HTTP', true]])('GET /widget/pay-for
     expect(etag).not.toBe(plain.headers.get('etag'));
     expect((await stack.request('GET', '/widget/pay-form.js', { headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': etag } })).status).toBe(304);
     expect((await stack.request('GET', '/widget/pay-form.js', { headers: { 'Accept-Encoding': 'gzip;q=0', 'If-None-Match': etag } })).status).toBe(200);
+    // Named with q=0, gzip is refused whatever `*` takes.
+    expect((await stack.request('GET', '/widget/pay-form.js', { headers: { 'Accept-Encoding': 'gzip;q=0, *' } })).headers.get('content-encoding')).toBeNull();
+    expect((await stack.request('GET', '/widget/pay-form.js', { headers: { 'Accept-Encoding': 'br, *' } })).headers.get('content-encoding')).toBe('gzip');
   });
 
   it('serves its chunks and nothing outside them', async () => {
