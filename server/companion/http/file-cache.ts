@@ -49,8 +49,9 @@ const COMPRESSIBLE = /^(text\/|application\/(javascript|json)|image\/svg)/;
  * holds it, gzipped when the browser takes gzip and the type is text. Headers set before stay.
  */
 export function sendFile(c: Context, file: CachedFile, contentType: string): Response {
-  const gzip = COMPRESSIBLE.test(contentType) && takesGzip(c.req.header('accept-encoding'));
-  if (COMPRESSIBLE.test(contentType)) c.header('Vary', 'Accept-Encoding');
+  const compressible = COMPRESSIBLE.test(contentType);
+  if (compressible) c.header('Vary', 'Accept-Encoding');
+  const gzip = compressible && takesGzip(c.req.header('accept-encoding'));
   // Each encoding is a representation of its own: a cache must not answer one's ETag with the other.
   const etag = gzip ? `${file.etag.slice(0, -1)}-gzip"` : file.etag;
   c.header('ETag', etag);

@@ -39,25 +39,31 @@ const FORM_FIELDS = ['data', 'signature'] as const;
 /** How often, at most, refused signatures are logged: a wrong secret refuses every delivery. */
 const REFUSALS_LOGGED_EVERY_MS = 60_000;
 
-/**
- * Logs the first wrong signature at once, then at most one line a minute saying how many more
- * came meanwhile: a rotated secret, or someone probing the route, would otherwise fill the log.
- */
-function signatureRefusals(): (log: Logger, now: number, client: string | undefined) => void {
+/** A line said at once, then at most once every `everyMs`, with how many went unsaid meanwhile. */
+function throttled<A extends unknown[]>(everyMs: number, say: (log: Logger, unsaid: number, ...args: A) => void): (log: Logger, now: number, ...args: A) => void {
   let quietUntil = 0;
-  let unlogged = 0;
-  return (log, now, client) => {
-    if (now < quietUntil) return void unlogged++;
+  let unsaid = 0;
+  return (log, now, ...args) => {
+    if (now < quietUntil) return void unsaid++;
+    say(log, unsaid, ...args);
+    unsaid = 0;
+    quietUntil = now + everyMs;
+  };
+}
+
+/**
+ * The first wrong signature at once, then at most one line a minute saying how many more came
+ * meanwhile: a rotated secret, or someone probing the route, would otherwise fill the log.
+ */
+const signatureRefusals = () =>
+  throttled(REFUSALS_LOGGED_EVERY_MS, (log, unsaid, client: string | undefined) =>
     // The sender's address tells the gateway's own servers from someone probing the route.
     log.warn(
       'refused a webhook with a wrong signature: the gateway signs with the project’s API secret, PAYFORM_GATEWAY_API_SECRET (or the gatewayApiSecret option); if every webhook is refused, check it; ' +
         'just after a rotation, give the secret before it as PAYFORM_GATEWAY_API_SECRET_PREVIOUS while the gateway retries older events',
-      { client: client ?? 'unknown', ...(unlogged ? { refused_since_last_line: unlogged } : {}) },
-    );
-    unlogged = 0;
-    quietUntil = now + REFUSALS_LOGGED_EVERY_MS;
-  };
-}
+      { client: client ?? 'unknown', ...(unsaid ? { refused_since_last_line: unsaid } : {}) },
+    ),
+  );
 
 /** The API secret webhooks are signed with, and while it is rotated the one before it. */
 export interface WebhookSecrets {
@@ -68,20 +74,14 @@ export interface WebhookSecrets {
 /** How often, at most, webhooks taken by the previous secret are said: the gateway may retry for days. */
 const PREVIOUS_LOGGED_EVERY_MS = 3_600_000;
 
-/** Says when webhooks signed with the previous secret are taken: the operator removes it once none come. */
-function previousSecretTaken(): (log: Logger, now: number) => void {
-  let quietUntil = 0;
-  let unlogged = 0;
-  return (log, now) => {
-    if (now < quietUntil) return void unlogged++;
+/** Says webhooks signed with the previous secret are taken: the operator removes it once none come. */
+const previousSecretTaken = () =>
+  throttled(PREVIOUS_LOGGED_EVERY_MS, (log, unsaid) =>
     log.info(
       'took a webhook signed with the previous API secret (PAYFORM_GATEWAY_API_SECRET_PREVIOUS): the gateway still retries events sent before the rotation; remove the variable once this line has not come for a day',
-      unlogged ? { taken_since_last_line: unlogged } : {},
-    );
-    unlogged = 0;
-    quietUntil = now + PREVIOUS_LOGGED_EVERY_MS;
-  };
-}
+      unsaid ? { taken_since_last_line: unsaid } : {},
+    ),
+  );
 
 export function webhookRoutes(secrets: WebhookSecrets, background: InFlight): Hono<CompanionEnv> {
   const webhooks = new Hono<CompanionEnv>();
