@@ -14,8 +14,16 @@ import { TOKENIZE_PATH } from '../tokenizer/tokenize-routes.js';
 import { byToken } from './params.js';
 
 const SHOP = 'https://shop.example';
+/** Allowed by another project of the sandbox, not by the test project. */
+const OTHER_SHOP = 'https://other-shop.example';
 const logged: string[] = [];
-const sandbox = useServedSandbox({ projects: [{ strict: true, widgetOrigins: [SHOP] }], log: (line) => logged.push(line) });
+const sandbox = useServedSandbox({
+  projects: [
+    { strict: true, widgetOrigins: [SHOP] },
+    { posId: '7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75', apiKey: 'other-project-api-key', widgetOrigins: [OTHER_SHOP] },
+  ],
+  log: (line) => logged.push(line),
+});
 const hook = () => sandbox.receiver.url();
 const tokenizer = () => ({ url: sandbox.url + TOKENIZE_PATH, widgetKey: TEST_WIDGET_KEY });
 const card = (number = '4242424242424242', cvv = number.startsWith('37') ? '1234' : '123') => ({ number, expMonth: 12, expYear: 2030, cvv });
@@ -128,6 +136,16 @@ describe('CORS for the project’s allowed origins', () => {
     expect(await refused.json()).toMatchObject({ id: 'origin_not_allowed' });
     // The page cannot read why; the sandbox's console says it, once for the origin.
     expect(logged.filter((line) => line.includes('https://elsewhere.example'))).toEqual([expect.stringContaining("add the origin to the project's widget_origins")]);
+  });
+
+  // As the gateway does: a page of another project's shop cannot read why this project refused it.
+  it('gives an origin another project allows no CORS header on this project’s refusal', async () => {
+    expect((await preflight(OTHER_SHOP)).headers.get('access-control-allow-origin')).toBe(OTHER_SHOP);
+    const refused = await post(tokenizeBody(card()), { Origin: OTHER_SHOP });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await refused.json()).toMatchObject({ id: 'origin_not_allowed' });
+    expect(logged.filter((line) => line.includes(OTHER_SHOP))).toEqual([expect.stringContaining("add the origin to the project's widget_origins")]);
   });
 });
 

@@ -1,9 +1,10 @@
 /**
  * POST /api/v1/sdk/tokenize, the card tokenizer of the gateway's widget host, and its CORS: a
- * shop's page calls it straight from the customer's browser. Preflights and answers name the
- * page's origin when some project allows it (tokenize.ts says which); every other origin gets
- * no CORS header, so its browser keeps the answer from the page — and the page cannot say why,
- * so the sandbox does, once an origin.
+ * shop's page calls it straight from the customer's browser. A preflight, which names no
+ * project, names the page's origin when some project allows it (tokenize.ts says which); an
+ * answer, when the project it is for does (or, for a request naming none, some project). Every
+ * other origin gets no CORS header, so its browser keeps the answer from the page — and the page
+ * cannot say why, so the sandbox does, once an origin.
  */
 import { Hono } from 'hono';
 import { maskCardData } from '@payform/gateway';
@@ -27,9 +28,10 @@ export function tokenizeRoutes(gateway: SimulatedGateway): Hono<SandboxEnv> {
       `tokenizer: a page at ${maskCardData(origin).slice(0, 200)} may not call it (its browser gets no CORS header, so the widget cannot tokenize): add the origin to the project's widget_origins in the projects file; without one, only http loopback pages may (said once)`,
     );
   };
-  const corsHeaders = (c: Context<SandboxEnv>): Record<string, string> => {
+  /** `refused`: the project the request is for does not take its origin, whatever other projects do. */
+  const corsHeaders = (c: Context<SandboxEnv>, refused = false): Record<string, string> => {
     const origin = c.req.header('origin');
-    const allowed = origin !== undefined && gateway.config.projects.some((project) => originAllowed(project, origin));
+    const allowed = origin !== undefined && !refused && gateway.config.projects.some((project) => originAllowed(project, origin));
     if (origin !== undefined && !allowed) sayRefused(origin);
     return allowed ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : { Vary: 'Origin' };
   };
@@ -55,7 +57,7 @@ export function tokenizeRoutes(gateway: SimulatedGateway): Hono<SandboxEnv> {
       return c.json(answer, 200, { ...corsHeaders(c), 'Cache-Control': 'no-store' });
     } catch (error) {
       if (!(error instanceof TokenizeRefusal)) throw error;
-      return c.json(error.body, error.status, corsHeaders(c));
+      return c.json(error.body, error.status, corsHeaders(c, error.id === 'origin_not_allowed'));
     }
   });
   return routes;
