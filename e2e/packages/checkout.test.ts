@@ -82,8 +82,9 @@ async function newPage(): Promise<Page> {
   return page;
 }
 
-/** The merchant's page at `path`, paying `sessionId`. */
-const merchantPage = (path: string, sessionId: string) => `${pageOrigin}${path}?${new URLSearchParams({ session: sessionId, endpoint: stack.companionUrl })}`;
+/** The merchant's page at `path`, paying `sessionId`; `more`: its other settings (shop/main.js). */
+const merchantPage = (path: string, sessionId: string, more: Record<string, string> = {}) =>
+  `${pageOrigin}${path}?${new URLSearchParams({ session: sessionId, endpoint: stack.companionUrl, ...more })}`;
 
 /** Opens `path` with the session, types the card and whatever customer fields it asks, and pays. */
 async function payOn(page: Page, path: string, sessionId: string, number: string): Promise<void> {
@@ -108,6 +109,13 @@ async function pay(scope: Pick<Page, 'locator'> | FrameLocator, number: string):
   await form.getByLabel('Card number').fill(number);
   await form.getByLabel('Expiry date').fill(FUTURE_EXPIRY);
   await form.getByLabel('Security code').fill('123');
+  await fillCustomer(scope);
+  await form.getByRole('button', { name: /^Pay / }).click();
+}
+
+/** Fills whatever customer fields the form in `scope` asks. */
+async function fillCustomer(scope: Pick<Page, 'locator'> | FrameLocator): Promise<void> {
+  const form = scope.locator('pay-form');
   for (const [label, value] of [
     ['First name', 'Olena'],
     ['Last name', 'Koval'],
@@ -117,7 +125,6 @@ async function pay(scope: Pick<Page, 'locator'> | FrameLocator, number: string):
     const field = form.getByLabel(label, { exact: true });
     if (await field.count()) await field.fill(value);
   }
-  await form.getByRole('button', { name: /^Pay / }).click();
 }
 
 it('the script-tag bundle is Lit’s production build', () => {
@@ -198,6 +205,45 @@ describe('the merchant’s page in a frame of another origin', () => {
       expect(errors).toContainEqual(expect.stringContaining('<pay-form>: this element is in a frame whose sandbox keeps it from taking the page to'));
       expect(errors.join('\n')).toContain('add allow-top-navigation-by-user-activation to the iframe');
       expect(new URL(page.url()).pathname).toBe('/framing.html');
+    } finally {
+      await page.close();
+    }
+  });
+
+  // A sandbox that lets the frame take the tab only while the customer's click lasts, and an
+  // answer that came after it (shop/main.js uses the click up as the widget leaves).
+  const atClickOnly = 'allow-scripts allow-same-origin allow-forms allow-popups allow-top-navigation-by-user-activation';
+
+  it('3-D Secure after the click is over: "Continue with your bank" takes the tab to the challenge', async () => {
+    const session = await openSession({ return_url: returnUrl() });
+    const page = await newPage();
+    try {
+      const frame = await framed(page, merchantPage('/index.html', session.id, { slow: '1' }), atClickOnly);
+      await pay(frame, '4000 0000 0000 3220');
+      const onward = frame.locator('pay-form').getByRole('button', { name: 'Continue with your bank' });
+      await onward.click({ timeout: 20_000 });
+      await passChallenge(page, session);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the hosted page after the click is over: the next click goes to the page already opened', async () => {
+    const session = await openSession();
+    const page = await newPage();
+    const opened: string[] = [];
+    page.on('request', (request) => void (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/hosted') && opened.push(request.url())));
+    try {
+      const frame = await framed(page, merchantPage('/index.html', session.id, { mode: 'hosted', slow: '1' }), atClickOnly);
+      const form = frame.locator('pay-form');
+      await expectPage(form.getByRole('button', { name: /^Pay / })).toBeVisible({ timeout: 20_000 });
+      await fillCustomer(frame);
+      await form.getByRole('button', { name: /^Pay / }).click();
+      await expectPage(form.locator('[part="message"]')).toHaveText('Press the button again to go to the secure payment page.', { timeout: 20_000 });
+      expect(new URL(page.url()).pathname).toBe('/framing.html');
+      await form.getByRole('button', { name: /^Pay / }).click();
+      await expectPage(page).toHaveURL(new RegExp(`^${stack.sandboxUrl}/`), { timeout: 20_000 });
+      expect(opened).toHaveLength(1);
     } finally {
       await page.close();
     }

@@ -359,14 +359,14 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
   const { notice } = element;
   element.say(element.t[reason === 'hosted' ? 'redirect_hosted' : 'redirect_3ds'] ?? element.t.processing);
   if (emit(element, 'pay-redirect', { url, reason }, true)) {
-    // A challenge waits at the bank: it may wait for a click.
-    const refused = takeTabTo(url, reason === '3ds');
+    const refused = takeTabTo(url);
     if (refused === 'at a click') {
-      // The customer's click is over (the payment took longer than one lasts), and a frame the
-      // page sandboxed may take the tab only during one, blocked without a word otherwise:
-      // "Continue with your bank" (settled) is their next click.
-      element.say(notice);
-      clickToLeave.add(element.session);
+      // The customer's click is over (the payment took longer than one lasts), and the frame's
+      // sandbox lets it take the tab only during one: their next click goes there — "Continue
+      // with your bank" (settled), or the pay button again for the hosted page (`submit`).
+      if (reason === '3ds') clickToLeave.add(element.session);
+      else hostedAtClick.set(element, { session: element.session, url });
+      element.say(reason === '3ds' ? notice : (element.t.hosted_at_click ?? notice));
       return false;
     }
     if (refused) {
@@ -393,13 +393,14 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
  * Takes the tab to `url`. The bank's and the gateway's pages refuse to be framed (a framed card
  * page invites clickjacking), so an element in a frame takes the page that holds it there: any
  * frame the customer clicked in may, a sandboxed one only if its sandbox allows top navigation,
- * and with `allow-top-navigation-by-user-activation` only while the click lasts. One that can
- * wait for the next click (`mayWait`) does, once the last is over: `at a click`.
+ * and with `allow-top-navigation-by-user-activation` only while the click lasts. Once it is
+ * over, the next click does (`at a click`): a script cannot tell that sandbox from none, and a
+ * browser may block the navigation without a word.
  */
-function takeTabTo(url: string, mayWait: boolean): 'at a click' | 'sandboxed' | undefined {
+function takeTabTo(url: string): 'at a click' | 'sandboxed' | undefined {
   const { top } = window;
   if (!top || top === window) return void location.assign(url);
-  if (mayWait && navigator.userActivation?.isActive === false) return 'at a click';
+  if (navigator.userActivation?.isActive === false) return 'at a click';
   try {
     // Of another origin's location, only href may be set.
     top.location.href = url;
@@ -410,6 +411,9 @@ function takeTabTo(url: string, mayWait: boolean): 'at a click' | 'sandboxed' | 
 
 /** Sessions whose challenge waits for the customer's click to take the tab there (`go`). */
 const clickToLeave = new Set<string>();
+
+/** The hosted page each element in a frame had when the customer's click was over: their next click goes there (`go`, `submit`). */
+const hostedAtClick = new WeakMap<CheckoutElement, { readonly session: string; readonly url: string }>();
 
 /** 3-D Secure challenges no element of their session was in the page to take (`away`), by session. */
 const challenges = new Map<string, string>();
@@ -448,8 +452,8 @@ async function payHosted(element: CheckoutElement): Promise<void> {
   if (await claim(element)) await leave(element);
 }
 
-/** Goes to the hosted page (the element is `paying`); back to `ready` when that cannot be. */
-async function leave(element: CheckoutElement, fallback?: 'tokenizer_unreachable'): Promise<void> {
+/** Goes to the hosted page (the element is `paying`); back to `ready` when that cannot be. `url`: the page already opened. */
+async function leave(element: CheckoutElement, fallback?: 'tokenizer_unreachable', url?: string): Promise<void> {
   try {
     // Without a view (it failed to load), the hosted button was the fallback: the session is
     // loaded again first, as the page would (the redirect check needs its sandbox origin). One
@@ -467,11 +471,11 @@ async function leave(element: CheckoutElement, fallback?: 'tokenizer_unreachable
       element.phase = 'paying';
       element.say(element.t.processing);
     }
-    if (!redirect(element, await hostedPage(element, fallback), 'hosted')) {
-      // The page kept the customer: nothing is being processed any more, and the focus the
-      // disabled button dropped comes back to it.
+    if (!redirect(element, url ?? (await hostedPage(element, fallback)), 'hosted')) {
+      // The page kept the customer, or a frame waits for their click: nothing is being processed
+      // any more, and the focus the disabled button dropped comes back to it.
       element.phase = 'ready';
-      element.say('');
+      if (!hostedAtClick.has(element)) element.say('');
       void refocus(element);
     }
   } catch (error) {
@@ -802,6 +806,10 @@ async function watch(element: CheckoutElement, current: () => boolean): Promise<
  * and the customer fields the session asks for.
  */
 export async function submit(element: CheckoutElement): Promise<void> {
+  // The hosted page opened before the customer's click was over (`go`): this click goes there.
+  const opened = hostedAtClick.get(element);
+  hostedAtClick.delete(element);
+  if (opened?.session === element.session) return void ((await claim(element)) && (await leave(element, undefined, opened.url)));
   if (element.hosted) return payHosted(element);
   if (await claim(element, 'pay-submit')) await pay(element as Form);
 }

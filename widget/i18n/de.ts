@@ -37,6 +37,7 @@ const de: Catalog = {
   not_taken: 'Es wurde keine Zahlung belastet. Sie können jetzt bezahlen.',
   tries_used: 'Die Karte wurde abgelehnt, und es sind keine weiteren Versuche möglich. Bitte beginnen Sie von vorn.',
   redirect_hosted: 'Sie werden zur sicheren Zahlungsseite weitergeleitet…',
+  hosted_at_click: 'Drücken Sie die Schaltfläche erneut, um zur sicheren Zahlungsseite zu gelangen.',
   closed: 'Diese Zahlung ist nicht mehr verfügbar.',
   unknown: 'Dieser Zahlungslink ist ungültig.',
   loading: 'Wird geladen…',

@@ -27,6 +27,8 @@ const enMessages = {
   not_taken: 'No payment was taken. You can pay now.',
   tries_used: 'The card was declined, and this checkout takes no more attempts. Please start again.',
   redirect_hosted: 'Taking you to the secure payment page…',
+  // In a frame whose sandbox lets it take the tab only at a click, once the click that paid is over.
+  hosted_at_click: 'Press the button again to go to the secure payment page.',
   number_incomplete: 'The card number is incomplete.',
   number_invalid: 'The card number is invalid.',
   number_unsupported: 'This card type is not accepted.',

@@ -37,6 +37,7 @@ const es: Catalog = {
   not_taken: 'No se ha cobrado nada. Puedes pagar ahora.',
   tries_used: 'La tarjeta fue rechazada y no quedan más intentos. Vuelve a empezar.',
   redirect_hosted: 'Te llevamos a la página de pago segura…',
+  hosted_at_click: 'Pulsa el botón de nuevo para ir a la página de pago segura.',
   closed: 'Este pago ya no está disponible.',
   unknown: 'Este enlace de pago no es válido.',
   loading: 'Cargando…',

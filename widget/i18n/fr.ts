@@ -37,6 +37,7 @@ const fr: Catalog = {
   not_taken: 'Aucun paiement n’a été effectué. Vous pouvez payer maintenant.',
   tries_used: 'La carte a été refusée et aucune autre tentative n’est possible. Veuillez recommencer.',
   redirect_hosted: 'Redirection vers la page de paiement sécurisée…',
+  hosted_at_click: 'Appuyez de nouveau sur le bouton pour accéder à la page de paiement sécurisée.',
   closed: 'Ce paiement n’est plus disponible.',
   unknown: 'Ce lien de paiement n’est pas valide.',
   loading: 'Chargement…',

@@ -37,6 +37,7 @@ const pl: Catalog = {
   not_taken: 'Płatność nie została pobrana. Możesz zapłacić teraz.',
   tries_used: 'Karta została odrzucona, a limit prób został wykorzystany. Zacznij od nowa.',
   redirect_hosted: 'Przekierowujemy na bezpieczną stronę płatności…',
+  hosted_at_click: 'Naciśnij przycisk ponownie, aby przejść do bezpiecznej strony płatności.',
   closed: 'Ta płatność nie jest już dostępna.',
   unknown: 'Ten link do płatności jest nieprawidłowy.',
   loading: 'Ładowanie…',

@@ -1,4 +1,4 @@
-/* global document, location, URLSearchParams -- runs in the browser */
+/* global document, location, URLSearchParams, window -- runs in the browser */
 // A merchant's page: <pay-form> from the installed @payform/widget, bundled by Vite. The
 // session and the companion's address come in the query string (the test opens the session).
 import '@payform/widget';
@@ -7,6 +7,10 @@ const query = new URLSearchParams(location.search);
 const form = document.createElement('pay-form');
 form.setAttribute('session', query.get('session') ?? '');
 form.setAttribute('endpoint', query.get('endpoint') ?? '');
+if (query.has('mode')) form.setAttribute('mode', query.get('mode'));
+// A slow answer: the customer's click is over when the widget leaves for the bank or the hosted
+// page. Opening a window uses the click up, as its end would (a frame's sandbox must allow popups).
+if (query.has('slow')) form.addEventListener('pay-redirect', () => window.open('about:blank')?.close(), { once: true });
 form.addEventListener('pay-success', (event) => {
   document.querySelector('#outcome').textContent = `Paid: order ${event.detail.orderId}`;
 });
