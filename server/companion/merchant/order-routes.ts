@@ -19,7 +19,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import type { Ledger, OperationKind, OrderDetail, OrderListQuery as LedgerOrderQuery, Payment } from '../../ledger/index.js';
+import type { Ledger, OperationKind, OrderDetail, OrderListQuery as LedgerOrderQuery, Payment, PaymentStatus } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { keyedOrderId } from '../http/keyed-truth.js';
 import { ApiProblem } from '../http/problem.js';
@@ -134,6 +134,16 @@ function noReceiptOf(transactionId: string, error: unknown): unknown {
   return new ApiProblem(404, 'not_found_at_gateway', `transaction_id ${transactionId} ${reason}`, { transaction_id: reason });
 }
 
+/**
+ * The gateway makes a payment's receipt once it succeeded: its 404 for an order this ledger holds
+ * as declined or pending says that, not that the gateway lost the order. (Asked anyway: a
+ * success whose webhook has not come yet has its receipt.)
+ */
+function unpaidReceipt(status: PaymentStatus, error: unknown): unknown {
+  if (status === 'success' || !(error instanceof ApiProblem) || error.code !== 'not_found_at_gateway') return error;
+  return new ApiProblem(409, 'payment_not_successful', `A receipt needs a successful payment (it is ${status}): the gateway makes none for a declined or unfinished one`);
+}
+
 export const OrderPage = z.object({ orders: z.array(ListedOrderView), next_cursor: z.string().nullable() });
 export type OrderPage = z.output<typeof OrderPage>;
 
@@ -230,10 +240,11 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const { gateway, ledger } = c.var.services;
     const id = orderId(c);
     const query = c.req.valid('query');
-    if (!(await ledger.getPayment(id))) throw ApiProblem.notFound('The order', 'order_not_found');
+    const payment = await ledger.getPayment(id);
+    if (!payment) throw ApiProblem.notFound('The order', 'order_not_found');
     const options = { format: query.format, ...(query.transaction_id ? { transactionId: query.transaction_id } : {}) };
     const document = await fromGateway(() => gateway.receipts.forOrder(id, options)).catch((error: unknown) => {
-      throw query.transaction_id ? noReceiptOf(query.transaction_id, error) : error;
+      throw query.transaction_id ? noReceiptOf(query.transaction_id, error) : unpaidReceipt(payment.status, error);
     });
     // A transaction's receipt is named apart from the payment's, which a merchant may keep beside it.
     return sendDocument(c, document, `receipt-${id}${query.transaction_id ? `-${query.transaction_id}` : ''}.${query.format}`);

@@ -270,6 +270,10 @@ describe('capture and void', () => {
     const session = await stack.openSession({ method: 'auth' });
     await stack.pay(session.id, { card: { number: '4000000000000002', exp_month: 12, exp_year: 2040, cvv: '737' }, customer: { fname: 'A', lname: 'B', email: 'a@b.co', phone: '+380501234567' }, fingerprint: { browserColorDepth: '24', browserScreenHeight: '1', browserScreenWidth: '1', browserJavaEnabled: 'false', browserLanguage: 'en', browserTimeZone: 'UTC', browserTimeZoneOffset: '0' } });
     expect((await op(session.order_id, 'capture', 409)).error.code).toBe('payment_not_successful');
+    expect((await op(session.order_id, 'refund', 409)).error.code).toBe('payment_not_successful');
+    // Nor has it a receipt: the gateway's 404 is said as what it is, not as an order it lost.
+    const receipt = await stack.json('GET', `/api/orders/${session.order_id}/receipt`, 409, { admin: true });
+    expect(receipt.error).toMatchObject({ code: 'payment_not_successful', message: expect.stringContaining('(it is failure)') });
   });
 
   it('voids an uncaptured auth; nothing can be captured or voided after', async () => {
