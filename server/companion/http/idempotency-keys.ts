@@ -92,7 +92,7 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
         // Not stored: the claim's holder stores its own answer.
         const truth = await keyedTruth(services, c.req.path, body, keyedId);
         if (truth.known === 'made') return replay(truth.answer);
-        throw new ApiProblem(409, 'idempotency_key_in_use', `A request with this Idempotency-Key is still running; try again when it has been answered${lookAt(orderOf(truth))}`, undefined, { 'Retry-After': '1' });
+        throw new ApiProblem(409, 'idempotency_key_in_use', `${inUse(truth, timings.leaseMs)}${lookAt(orderOf(truth))}`, undefined, { 'Retry-After': '1' });
       }
       case 'reused':
         throw new ApiProblem(422, 'idempotency_key_reused', 'This Idempotency-Key was used for another request (another path or body); a new request needs a new key', {
@@ -158,6 +158,19 @@ async function settle({ ledger, logger }: CompanionServices, request: Idempotenc
   } else if (settling.kind === 'release') {
     await ledger.releaseIdempotencyKey(request.key, claimId);
   }
+}
+
+/**
+ * Why a retry waits while another claim holds the key. The ledger cannot tell a request still
+ * running from one whose instance stopped (a crash, a restart): an operator after a crash must not
+ * read that something still runs, nor that it never will.
+ */
+function inUse(truth: KeyedTruth, leaseMs: number): string {
+  if (truth.known === 'not_yet') {
+    return 'The request sent with this Idempotency-Key reached the gateway, and its outcome is not known yet: it is still running, or the companion running it stopped before the answer came, which the order’s reconciliation then learns from the gateway; send it again in a moment';
+  }
+  const lease = leaseMs >= 60_000 ? `${Math.round(leaseMs / 60_000)} min` : `${Math.round(leaseMs / 1_000)} s`;
+  return `A request with this Idempotency-Key is still running, or the companion running it stopped, in which case a retry is answered once the claim's lease (${lease} from its start) is over; try again when it has been answered`;
 }
 
 function orderOf(truth: KeyedTruth): string | undefined {

@@ -94,6 +94,8 @@ describe('a request sent again with its Idempotency-Key', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     const busy = answers.find((answer) => answer.status === 409)!;
     expect(JSON.parse(busy.text).error.code).toBe('idempotency_key_in_use');
+    // Nor does it claim more than the ledger knows: a crashed companion's claim reads the same.
+    expect(JSON.parse(busy.text).error.message).toContain('still running, or the companion running it stopped');
     await stack.control('PUT', '/_sandbox/faults', {});
     expect(await refund(orderId, 'slow')).toMatchObject({ status: 200, replayed: 'true' });
     expect(gatewayRefunds(orderId)).toEqual([200]);
