@@ -101,6 +101,8 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
         PAYFORM_GATEWAY_API_KEY: 'printed-key',
         PAYFORM_GATEWAY_ENDPOINTS_KEY: 'sandbox-test-endpoints-key',
         PAYFORM_GATEWAY_WIDGET_KEY: 'sandbox-test-widget-key',
+        // Else the companion holds captures to the auth's amount, and refuses what the project allows.
+        PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '15',
         PAYFORM_SANDBOX_ORIGIN: url,
       });
       expect(await (await fetch(`${url}/health`)).text()).toBe('OK');

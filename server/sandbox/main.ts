@@ -87,7 +87,7 @@ PAYFORM_GATEWAY_API_KEY=${project.apiKey}
 ${secretLine}
 PAYFORM_GATEWAY_ENDPOINTS_KEY=${project.endpointsKey}
 ${widgetKeyLines(project)}
-# needed only when the sandbox is not on the companion's machine:
+${overCaptureLines(project)}# needed only when the sandbox is not on the companion's machine:
 ${everywhere && !options.publicUrl ? "# PAYFORM_SANDBOX_ORIGIN: the sandbox's address as the companion reaches it (give it as --public-url too)" : `PAYFORM_SANDBOX_ORIGIN=${new URL(url).origin}`}
 
 ${boundLine}${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}${tolerantLine}\
@@ -130,6 +130,11 @@ function refuse(problems: readonly string[]): never {
  * secret, which must then be 32 bytes. A project whose secret is not would stop the companion's
  * start, so its key is left out, saying why.
  */
+/** The project's over-capture allowance, which the companion holds captures to: 0 unless told. */
+function overCaptureLines({ captureOverReservePercent: percent }: { captureOverReservePercent: number }): string {
+  return percent > 0 ? `# a capture may take up to ${percent} % more than its auth held, as this project allows:\nPAYFORM_CAPTURE_OVER_RESERVE_PERCENT=${percent}\n` : '';
+}
+
 function widgetKeyLines(project: { widgetKey: string; apiSecret: string }): string {
   const bytes = Buffer.byteLength(project.apiSecret, 'utf8');
   return bytes === 32
