@@ -205,6 +205,11 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   const contradicting = { ...event, operation_id: undefined, method: 'purchase', amount: toWireAmount(order.amount - 100, order.currency), status_code: '1000' };
   const contradicted = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(contradicting, TEST_PROJECT_DEFAULTS.apiSecret) } });
   expect(await contradicted.json()).toMatchObject({ received: true, outcome: 'unmatched' });
+  // A further charge of the card (a subscription set up at the gateway): another transaction, told as one.
+  const transaction = randomUUID();
+  const recurring = { ...contradicting, transaction_id: transaction, amount: toWireAmount(9_000, order.currency), recurring: { id: 'subscription-1', status: 'active' } };
+  const charged = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(recurring, TEST_PROJECT_DEFAULTS.apiSecret) } });
+  expect(await charged.json()).toMatchObject({ received: true, outcome: 'unmatched' });
 
   await backOffice.open();
   await expect(backOffice.row(orderId)).toContainText('Held');
@@ -222,10 +227,12 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   expect(order).toMatchObject({ amount: 42_000, currency: 'UAH' });
   await expect(notice).toContainText('Refunds at the gateway add up to UAH 840.00, more than was paid.');
   await expect(notice).toContainText(/Then, .+:\s*Refunds at the gateway add up to UAH\s1,260\.00, more than was paid\./);
+  await expect(notice).toContainText(`The gateway reports a further charge of this order’s card (success, UAH 90.00; transaction ${transaction}): a recurring charge, not this order’s payment`);
   await expect(notice).toContainText('Settle it with the customer');
   // Refunded past what was paid: nothing was kept, whatever the gateway's figures.
   await expect(backOffice.status).toHaveText('Refunded');
-  await expect(backOffice.events.filter({ hasText: 'not applied: contradicts this order' })).toHaveCount(1);
+  // The success paid short and the further charge.
+  await expect(backOffice.events.filter({ hasText: 'not applied: contradicts this order' })).toHaveCount(2);
   // Each table of the detail is named by its heading, as the orders list's is by its caption.
   for (const name of ['Operations', 'Webhook events']) await expect(backOffice.detail.getByRole('table', { name, exact: true })).toBeVisible();
   await expectNoAxeViolations(page, 'the back office with a held order');

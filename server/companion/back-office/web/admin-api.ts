@@ -220,6 +220,8 @@ export interface DiscrepancyReport {
   readonly restated_operation: { readonly kind: Operation['kind']; readonly recorded_amount: ApiAmount; readonly reported_amount: ApiAmount } | null;
   /** What the gateway sent could not be read: its figures are null. */
   readonly unreadable: boolean;
+  /** A further charge of a recurring payment: its transaction, not the payment's. */
+  readonly transaction_id: string | null;
   readonly noted_at: string;
 }
 

@@ -153,7 +153,11 @@ function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary
   const kind = (operation: { readonly kind: Operation['kind'] }) => t(`operation.${operation.kind}`).toLowerCase();
   const lines: (TemplateResult | string)[] = [];
   if (held.unreadable) lines.push(t('held.unread'));
-  else if (held.amount !== null && (units(held.amount) !== units(amount) || held.currency !== currency)) {
+  // Another transaction of the card, not this payment: told so, whatever its amount.
+  else if (held.transaction_id !== null) {
+    const amount = held.amount === null ? '—' : money(held.amount, held.currency);
+    lines.push(t('held.recurring', { status: t(STATUS_KEYS[held.status]).toLowerCase(), amount, transaction: held.transaction_id }));
+  } else if (held.amount !== null && (units(held.amount) !== units(amount) || held.currency !== currency)) {
     lines.push(t('held.reported', { status: t(STATUS_KEYS[held.status]).toLowerCase(), amount: money(held.amount, held.currency) }));
   }
   if (held.paid_amount !== null) lines.push(t('held.paid', { amount: money(held.paid_amount, held.paid_currency) }));
