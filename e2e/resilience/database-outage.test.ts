@@ -5,7 +5,8 @@
  * 503 with Retry-After — never a 500, never a hang —, logs the outage once with a count instead
  * of a stack per request, and comes back by itself: ready again, every webhook the gateway
  * retried applied. A customer whose gateway answer came back while the database was away is
- * answered from it at once: sent to the bank, or told the payment is pending.
+ * answered from it at once: sent to the bank, or told the payment is pending; a refund the
+ * gateway made then is pending too, never to be sent again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card } from '../../server/companion/test/cards.js';
@@ -80,14 +81,19 @@ withTestDatabase((databaseUrl) => {
       }));
 
       // Two payers whose gateway answers come back once the database is gone: a 3-D Secure
-      // challenge, and a payment the gateway took at once.
+      // challenge, and a payment the gateway took at once; and a refund the gateway made then.
       const challenged = await stack.openSession();
       const taken = await stack.openSession();
-      await stack.control('PUT', '/_sandbox/faults', { latency_ms: 3_000, phase: 'after', scope: { method: 'POST', path: '/api/v1/payment' }, times: 2 });
+      const refunded = await stack.openSession();
+      expect((await stack.json('POST', `/api/checkout/sessions/${refunded.id}/pay`, 200, { body: payBody() })).status).toBe('success');
+      // Each of the three calls to the gateway (their paths start so) answered 3 s late.
+      await stack.control('PUT', '/_sandbox/faults', { latency_ms: 3_000, phase: 'after', scope: { method: 'POST', path: '/api/v1/' }, times: 3 });
       const challengedPay = send('3-D Secure pay', 'POST', `/api/checkout/sessions/${challenged.id}/pay`, { body: payBody({ card: card('three_ds_challenge') }) });
       const takenPay = send('pay', 'POST', `/api/checkout/sessions/${taken.id}/pay`, { body: payBody() });
+      const refund = send('refund', 'POST', `/api/orders/${refunded.order_id}/refund`, { admin: true, body: { amount: 3 } });
       await eventually(async () => {
         for (const session of [challenged, taken]) expect((await stack.ledger.getSession(session.id))?.status).toBe('processing');
+        expect((await stack.ledger.getOrder(refunded.order_id))?.operations).toMatchObject([{ kind: 'refund', status: 'pending' }]);
       });
 
       const logsBefore = stack.logs.length;
@@ -112,7 +118,7 @@ withTestDatabase((databaseUrl) => {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       };
-      const held = Promise.all([bounded('3-D Secure pay', challengedPay), bounded('pay', takenPay)]);
+      const held = Promise.all([bounded('3-D Secure pay', challengedPay), bounded('pay', takenPay), bounded('refund', refund)]);
       const readiness = (async () => {
         const during = await send('readyz', 'GET', '/readyz');
         expect(during.status).toBe(503);
@@ -143,11 +149,17 @@ withTestDatabase((databaseUrl) => {
       // The gateway's answers came during the outage, and were answered at once, never "try
       // again": the 3-D Secure payer straight to the bank, the other pending until the database
       // is back (the widget polls). Both are written once it is back.
-      const [challenge, pending] = await held;
+      const [challenge, pending, refundAnswer] = await held;
       expect(challenge).toMatchObject({ status: 200, body: { status: 'redirect', order_id: challenged.order_id, redirect_url: expect.stringMatching(/^http/) } });
       expect(pending).toMatchObject({ status: 200, body: { status: 'pending', order_id: taken.order_id } });
       await eventually(async () => expect((await stack.ledger.getPayment(challenged.order_id))?.userActionUrl).toBe(challenge.body!.redirect_url));
       await eventually(async () => expect((await stack.json('GET', `/api/checkout/sessions/${taken.id}`, 200)).status).toBe('success'));
+      // The refund the gateway made is pending, not "try again" (a retry would refund twice), and
+      // recorded as made once the database is back: one refund at the gateway, one in the books.
+      expect(refundAnswer).toMatchObject({ status: 202, body: { operation: { kind: 'refund', status: 'pending', amount: 3 } } });
+      await eventually(async () => expect((await stack.ledger.getOrder(refunded.order_id))?.operations).toMatchObject([{ kind: 'refund', status: 'success', amount: 3 }]));
+      const { deliveries: refundWebhooks } = await stack.control('GET', `/_sandbox/webhooks?order_id=${refunded.order_id}&method=refund`);
+      expect(new Set(refundWebhooks.map((delivery: Json) => delivery.event.operation_id)).size).toBe(1);
 
       // Logged once when it began and once when it ended, with the count; no stack, no error per request.
       // The probe notices within a second of the database answering again.

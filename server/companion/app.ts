@@ -139,14 +139,15 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock, gatewayTrouble: trouble };
   const knownSessions = new KnownSessions();
   const payerPages = new PayerPages(options, logger);
-  const directPayments = new DirectPayments(flow, new HeldAnswers(outage, logger), knownSessions, payerPages);
+  const held = new HeldAnswers(outage, logger);
+  const directPayments = new DirectPayments(flow, held, knownSessions, payerPages);
   const services: CompanionServices = {
     ...flow,
     feed,
     directPayments,
     knownSessions,
     hostedCheckouts: new HostedCheckouts(flow, payerPages),
-    operations: new SecondaryOperations(flow),
+    operations: new SecondaryOperations(flow, held),
     charges: new SavedCardCharges({ ...flow, directPayments }),
     payLimits: {
       perSession: new RateLimiter(options.rateLimits.perSession, options.rateLimits.windowMs, clock),

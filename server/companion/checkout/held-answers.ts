@@ -3,7 +3,8 @@
  * at the gateway (a 3-D Secure challenge open for the customer, or already decided) but the
  * ledger's row still says `init`. The pay request answers from it at once (heldAnswer: on to the
  * bank, or pending), and the answer is held in memory and written the moment the database is
- * back (LedgerOutage's probe), or first by the session's next pay request. A held answer lost
+ * back (LedgerOutage's probe), or first by the session's next pay request. So is a capture, void
+ * or refund the gateway made, whose reservation stays pending meanwhile. A held answer lost
  * with the process is what reconciliation has always covered.
  */
 import { isLedgerUnavailable } from '../../ledger/index.js';
@@ -27,40 +28,43 @@ export class HeldAnswers {
     this.#logger = logger;
   }
 
-  /** Keeps `write` (recording the gateway's answer for `sessionId`) until the database is back. */
-  hold(sessionId: string, orderId: string, error: unknown, write: () => Promise<void>): void {
+  /**
+   * Keeps `write` (recording the gateway's answer for `key`: a session's id, or an operation's)
+   * until the database is back.
+   */
+  hold(key: string, orderId: string, error: unknown, write: () => Promise<void>): void {
     this.#outage.noticed(error);
     this.#logger.warn('the gateway answered while the database was away; the answer is held until it is back', { order_id: orderId });
-    this.#held.set(sessionId, { orderId, write });
-    this.#whenBack(sessionId);
+    this.#held.set(key, { orderId, write });
+    this.#whenBack(key);
   }
 
   /**
-   * Writes what is held for `sessionId`, if anything; the session's next pay request calls it
+   * Writes what is held for `key`, if anything; a session's next pay request calls it
    * before reading the attempt. Throws (and keeps it held) while the database is still away.
    */
-  release(sessionId: string): Promise<void> {
-    const held = this.#held.get(sessionId);
+  release(key: string): Promise<void> {
+    const held = this.#held.get(key);
     if (!held) return Promise.resolve();
     held.running ??= held.write().then(
-      () => void this.#held.delete(sessionId),
+      () => void this.#held.delete(key),
       (error: unknown) => {
         held.running = undefined;
         if (!isLedgerUnavailable(error)) {
           // Not an outage: reconciliation reads the order's state, as for any lost answer.
-          this.#held.delete(sessionId);
+          this.#held.delete(key);
           this.#logger.error('a held gateway answer could not be recorded; reconciliation will read the order', { order_id: held.orderId, err: error });
           return;
         }
         this.#outage.noticed(error);
-        this.#whenBack(sessionId);
+        this.#whenBack(key);
         throw error;
       },
     );
     return held.running;
   }
 
-  #whenBack(sessionId: string): void {
-    void this.#outage.back().then(() => this.release(sessionId).catch(() => undefined));
+  #whenBack(key: string): void {
+    void this.#outage.back().then(() => this.release(key).catch(() => undefined));
   }
 }

@@ -19,6 +19,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
+import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { Ledger, OperationKind, OrderDetail, OrderListQuery as LedgerOrderQuery, Payment, PaymentStatus } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { keyedOrderId } from '../http/keyed-truth.js';
@@ -162,6 +163,12 @@ function capturable(ledger: Ledger, detail: OrderDetail, overCapturePercent: num
   return ledger.capturableAmount(detail.payment.orderId, overCapturePercent);
 }
 
+/** An order's totals after an operation; undefined when it is gone. */
+async function orderTotals(ledger: Ledger, orderId: string, overCapturePercent: number): Promise<TotalsView | undefined> {
+  const detail = await ledger.getOrder(orderId);
+  return detail && totalsView({ ...detail.totals, capturable: await capturable(ledger, detail, overCapturePercent) });
+}
+
 /** The listed payments with their totals: every order's operations in one ledger read. */
 async function listedOrders(ledger: Ledger, payments: readonly Payment[], overCapturePercent: number): Promise<ListedOrderView[]> {
   const totals = await ledger.totalsOfOrders(payments, overCapturePercent);
@@ -211,8 +218,11 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const { operations, ledger, options } = c.var.services;
     const id = orderId(c);
     const outcome: OperationOutcome = await operations.perform(id, kind, body, c.var.keyedOrderId);
-    const detail = await ledger.getOrder(id);
-    const totals = detail && totalsView({ ...detail.totals, capturable: await capturable(ledger, detail, options.captureOverReservePercent) });
+    // Without totals while the database is away: the operation happened, and says so.
+    const totals = await orderTotals(ledger, id, options.captureOverReservePercent).catch((error: unknown) => {
+      if (isLedgerUnavailable(error)) return undefined;
+      throw error;
+    });
     return c.json({ operation: operationView(outcome.operation), totals } satisfies OperationAnswer, outcome.settled ? 200 : 202);
   };
   const capture = operation('capture');

@@ -10,7 +10,8 @@ import {
 } from '@payform/gateway';
 import type { Operation as GatewayOperation } from '@payform/gateway';
 import type { Operation, OperationKind, OperationRequest, OperationResult, Payment, SplitShare } from '../../ledger/index.js';
-import { OperationRefused } from '../../ledger/index.js';
+import { isLedgerUnavailable, OperationRefused } from '../../ledger/index.js';
+import type { HeldAnswers } from '../checkout/held-answers.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { formatLimit, minorUnits } from '@payform/gateway';
 import { minorUnitsOf } from '../http/amounts.js';
@@ -31,9 +32,11 @@ export interface OperationOutcome {
 
 export class SecondaryOperations {
   readonly #deps: PaymentFlowDeps;
+  readonly #held: HeldAnswers;
 
-  constructor(deps: PaymentFlowDeps) {
+  constructor(deps: PaymentFlowDeps, held: HeldAnswers) {
     this.#deps = deps;
+    this.#held = held;
   }
 
   /** `requestKey`: the request's Idempotency-Key digest, kept with the reservation (keyed-truth.ts). */
@@ -57,14 +60,25 @@ export class SecondaryOperations {
       throw (await this.#paidElsewhere(payment, kind, error)) ?? refusalProblem(error, kind, payment.currency, request.split ?? []);
     }
     logger.info('operation reserved', { order_id: orderId, operation: kind, amount: reservation.amount, currency: payment.currency });
+    let result: OperationResult;
     try {
-      const answer = await this.#send(payment, reservation, body);
-      const operation = await this.#settle(reservation, operationResult(answer));
-      if (sentInFull(payment, reservation) && operation.status === 'success' && operation.amount !== reservation.amount) this.#otherAmount(payment, reservation, operation);
-      return { operation, settled: true };
+      result = operationResult(await this.#send(payment, reservation, body));
     } catch (error) {
       return this.#recover(payment, reservation, error);
     }
+    let operation: Operation;
+    try {
+      operation = await this.#settle(reservation, result);
+    } catch (error) {
+      if (!isLedgerUnavailable(error)) throw error;
+      // The gateway made it and the database went away meanwhile: pending, as an answer lost on
+      // the way is, never "try again" (a retry would move the money twice). The answer is
+      // written once the database is back; the reservation, kept, holds its amount until then.
+      this.#held.hold(`operation ${reservation.id}`, orderId, error, async () => void (await this.#settle(reservation, result)));
+      return { operation: reservation, settled: false };
+    }
+    if (sentInFull(payment, reservation) && operation.status === 'success' && operation.amount !== reservation.amount) this.#otherAmount(payment, reservation, operation);
+    return { operation, settled: true };
   }
 
   /**
