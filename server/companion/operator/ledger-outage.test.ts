@@ -35,6 +35,32 @@ describe('a ledger outage', () => {
     ]);
   });
 
+  it('reminds of an outage with its cause now: one begun by a restart of the server may last for a changed password', async () => {
+    ledger = await openLedger(':memory:');
+    const memory = memorySink();
+    let now = 0;
+    // No probe in the minute: only the refusals say how it goes.
+    const outage = new LedgerOutage({ ledger, logger: createLogger({ sink: memory.sink }), clock: () => now, probeIntervalMs: 3_600_000 });
+    outage.noticed(withCode('57P01', 'terminating connection due to administrator command'));
+    now = 30_000;
+    outage.noticed(withCode('28P01', 'password authentication failed for user "payform"'));
+    now = 61_000;
+    outage.noticed(withCode('28P01', 'password authentication failed for user "payform"'));
+    outage.stop();
+    const lines = memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toMatchObject([
+      { level: 'error', msg: expect.stringContaining('the database cannot be reached'), reason: '57P01: terminating connection due to administrator command' },
+      {
+        level: 'error',
+        msg: 'the database still cannot be reached',
+        refused: 3,
+        reason: '28P01: password authentication failed for user "payform"',
+        began_with: '57P01: terminating connection due to administrator command',
+        fix: expect.stringContaining('PAYFORM_DATABASE_URL'),
+      },
+    ]);
+  });
+
   it('says a database that comes and goes at most once a minute, and a relapse after "back" once it lasts 5 s', async () => {
     ledger = await openLedger(':memory:');
     const memory = memorySink();

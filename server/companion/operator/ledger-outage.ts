@@ -15,7 +15,7 @@
  * that could not sync its WAL (LedgerNotDurable) is never back: it needs a restart, which
  * `restartNeeded` tells /healthz.
  */
-import { LedgerNotDurable, NOT_DURABLE, onReadOnlyFileSystem, STORAGE_CODES } from '../../ledger/index.js';
+import { isLedgerUnavailable, LedgerNotDurable, NOT_DURABLE, onReadOnlyFileSystem, STORAGE_CODES } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
@@ -56,6 +56,8 @@ export class LedgerOutage {
   /** What the operator can do about this outage, and what began it, said again in its reminders. */
   #fix: string | undefined;
   #reason: string | undefined;
+  /** The last refusal of this outage: its cause may have changed since it began (a restart, then a changed password). */
+  #latest: unknown;
   #restartNeeded = false;
   /** The ledger takes no more work (LedgerNotDurable), said once; `restartNeeded` may wait for its save. */
   #dead = false;
@@ -137,6 +139,7 @@ export class LedgerOutage {
       this.#since ??= now;
       this.#fix = fix;
       this.#reason = describe(error);
+      this.#latest = error;
       const message = dead ? 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503' : 'the database cannot be reached; answering 503 with Retry-After until it is back';
       // Probing first: a log line that cannot be written (its file on the same full disk) must
       // not leave the outage without the probe that ends it.
@@ -149,6 +152,7 @@ export class LedgerOutage {
       if (this.#quiet) return logger.debug(message, fields);
       logger.error(message, { ...fields, ...this.#sinceLastLine(now) });
     } else {
+      this.#latest = error;
       this.#remindIfDue(now);
     }
   }
@@ -166,12 +170,17 @@ export class LedgerOutage {
     this.#remindedAt = now;
     this.#quiet = false;
     const { logger } = this.#deps;
-    // The outage's cause as it began: when that first line was quiet (within a minute of the last outage's), this is the first said of it.
+    // The outage's cause now, from its last refusal: one that began with the server restarting
+    // may last for a changed password, whose fix is the operator's. What began it stays said
+    // beside it when it differs (and when that first line was quiet, this is the first said of it).
+    const reason = describe(this.#latest);
+    const fix = fixOf(this.#latest, errorCode(this.#latest));
     logger.error('the database still cannot be reached', {
       down_for_ms: now - since,
       refused: this.#refused,
-      reason: this.#reason,
-      ...(this.#fix === undefined ? {} : { fix: this.#fix }),
+      reason,
+      ...(reason === this.#reason ? {} : { began_with: this.#reason }),
+      ...(fix === undefined ? {} : { fix }),
       ...this.#sinceLastLine(now),
     });
   }
@@ -221,8 +230,9 @@ export class LedgerOutage {
     try {
       await this.#deps.ledger.listOrders({ limit: 1 });
       if (this.#writes) await this.#deps.ledger.probeWrite();
-    } catch {
-      // Nothing may call while it is down: the probe's failure is what says it lasts.
+    } catch (error) {
+      // Nothing may call while it is down: the probe's failure is what says it lasts, and why now.
+      if (isLedgerUnavailable(error)) this.#latest = error;
       this.#remindIfDue(this.#deps.clock());
       return this.#probeLater();
     }
