@@ -6,10 +6,28 @@ import { TestClock } from '../../ledger/testing/databases.js';
 import { card, CUSTOMER, payOnHostedPage } from '../test/cards.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
+import { awayOnce } from '../test/ledger-faults.js';
 
 const open = stacksPerTest();
 
 describe('GET /checkout/return/:id', () => {
+  it('leaves the database going away as the answer is recorded to the outage\'s one line, and shows the session as read', async () => {
+    let reads = 0;
+    let armed = false;
+    // The session's read after the order state: the first read of the landing works, the second meets the outage.
+    const stack = await open({ backend: awayOnce('getSession', false, () => armed && ++reads === 2) });
+    const session = await stack.openSession({ customer: CUSTOMER });
+    expect((await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody({ card: card('three_ds_challenge') }) })).status).toBe('redirect');
+    armed = true;
+    const answer = await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain('<h1>');
+    const lines = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(lines.filter((line) => line.msg.startsWith('the database cannot be reached'))).toHaveLength(1);
+    expect(lines.filter((line) => line.msg.includes('could not be read on return'))).toEqual([]);
+    expect(stack.logs.filter((line) => line.includes('"stack"'))).toEqual([]);
+  });
+
   it('is never stored by a cache: the page, the way on to the merchant, and the unknown session', async () => {
     const stack = await open();
     const page = await stack.openSession();

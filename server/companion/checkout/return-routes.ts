@@ -8,6 +8,7 @@
  * public) — and shown a short page only when neither is known (outcome-page.ts).
  */
 import { Hono } from 'hono';
+import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { RateLimiter } from '../http/rate-limit.js';
@@ -26,7 +27,7 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
   const refreshes = new RateLimiter(1, REFRESH_EVERY_MS, clock);
 
   routes.get('/return/:id', (c) => customerPage(c, async () => {
-    const { ledger, orderState, logger } = c.var.services;
+    const { ledger, orderState, logger, outage } = c.var.services;
     const id = c.req.param('id');
     let session = await ledger.getSession(id);
     if (!session) return notFoundPage(c, 'notFound');
@@ -36,7 +37,10 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
         await orderState.refresh(open.orderId, 'order_state', { timeoutMs: REFRESH_READ_MS, payment: open });
         session = (await ledger.getSession(id)) ?? session;
       } catch (error) {
-        logger.warn('the order state could not be read on return; the webhook will settle it', { order_id: open.orderId, err: error });
+        // The database going away as the answer was written is the outage's to say (once, no
+        // stack); the customer still sees the session as it was read.
+        if (isLedgerUnavailable(error)) outage.noticed(error);
+        else logger.warn('the order state could not be read on return; the webhook will settle it', { order_id: open.orderId, err: error });
       }
     }
     const { status, message } = viewStatus(session);
