@@ -31,8 +31,8 @@ function withoutPackage(name: string): string {
 }
 
 /** `databaseUrl` null: PAYFORM_DATABASE_URL unset, run in `directory`, where the default file would be. */
-function startWithout(driver: string, databaseUrl: string | null): Promise<Finished> {
-  return runMain([], ['--import', withoutPackage(driver)], databaseUrl, {}, directory);
+function startWithout(driver: string, databaseUrl: string | null, env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  return runMain([], ['--import', withoutPackage(driver)], databaseUrl, env, directory);
 }
 
 async function runMain(
@@ -120,11 +120,11 @@ describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', 
     expect(existsSync(join(directory, 'data'))).toBe(false);
   }, 60_000);
 
-  it('says PAYFORM_DATABASE_URL is unset before suggesting better-sqlite3 for the default file', async () => {
-    const { code, stderr } = await startWithout('better-sqlite3', null);
+  it('says PAYFORM_DATABASE_URL is unset before suggesting better-sqlite3 for the default file, and the name it was set under', async () => {
+    const { code, stderr } = await startWithout('better-sqlite3', null, { PAYFORM_DATABASE_ULR: 'postgres://payform:payform@127.0.0.1:5432/payform' });
     expect(code).toBe(1);
     expect(stderr).toContain('payform companion could not start: PAYFORM_DATABASE_URL is not set, so the ledger defaulted to ');
-    expect(stderr).toContain('set PAYFORM_DATABASE_URL to your postgres:// URL, or run `npm install better-sqlite3`');
+    expect(stderr).toContain('set PAYFORM_DATABASE_URL to your postgres:// URL, or run `npm install better-sqlite3`; PAYFORM_DATABASE_ULR is set: did you mean PAYFORM_DATABASE_URL?');
     expect(existsSync(join(directory, 'data'))).toBe(false);
   }, 60_000);
 });

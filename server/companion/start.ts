@@ -768,7 +768,9 @@ async function checkLedgerGateway(ledger: Ledger, settings: CompanionSettings, b
  */
 function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
   // Unset, the URL fell to the SQLite default: a shop on PostgreSQL is told that first.
-  if (error instanceof MissingDriverError) return settings.databaseUrlDefaulted ? error.unsetUrl(shownLedger(settings.databaseUrl)) : error;
+  if (error instanceof MissingDriverError) {
+    return settings.databaseUrlDefaulted ? error.unsetUrl(shownLedger(settings.databaseUrl), unreadHint(settings, ['PAYFORM_DATABASE_URL'])) : error;
+  }
   let reason = error instanceof Error ? error.message : String(error);
   // node-postgres's words for a socket that closed before the server said anything: no route
   // to the host, a firewall, a proxy in the way, or a server that refuses this address.

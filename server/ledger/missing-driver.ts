@@ -15,14 +15,15 @@ export class MissingDriverError extends Error {
   /**
    * Said of the SQLite file the ledger took because PAYFORM_DATABASE_URL was not set: a shop on
    * PostgreSQL that left it unset (a companion mounted in its server, most often) is told that,
-   * not only to install a driver for a database it does not use.
+   * not only to install a driver for a database it does not use. `why`: the likely reason it is
+   * unset, said after (a variable set under a misspelt name).
    */
-  unsetUrl(defaultFile: string): MissingDriverError {
+  unsetUrl(defaultFile: string, why = ''): MissingDriverError {
     return new MissingDriverError(
       this.driver,
       '',
       `PAYFORM_DATABASE_URL is not set, so the ledger defaulted to ${defaultFile} (SQLite), which needs the '${this.driver}' package: ` +
-        `set PAYFORM_DATABASE_URL to your postgres:// URL, or run \`npm install ${this.driver}\``,
+        `set PAYFORM_DATABASE_URL to your postgres:// URL, or run \`npm install ${this.driver}\`${why}`,
     );
   }
 }
