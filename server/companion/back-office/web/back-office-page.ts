@@ -127,7 +127,7 @@ function content(): TemplateResult {
       )}
       ${balancesPanel(balances, () => void readAgain(loadBalances, '#balances-heading'))}
     </div>
-    ${unmatchedEventsPanel({ list: unmatched, reviewing, problem: unmatchedProblem }, (id) => void reviewEvent(id))}
+    ${unmatchedEventsPanel({ list: unmatched, reviewing, problem: unmatchedProblem }, (id) => void reviewEvent(id), handlers)}
     ${challenge?.challenge_url
       ? html`<p class="notice" role="status">${t('done.chargeChallenge')} <a class="mono" href=${challenge.challenge_url}>${isolated(challenge.challenge_url)}</a></p>`
       : nothing}

@@ -214,12 +214,12 @@ const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.ma
 
 const sellerName = (share: Share) => isolated(subMerchantName(share.sub_merchant_id));
 
-/** A link to an order: opens it in the panel, or by its address in a new tab. */
-const orderLink = (orderId: string, handlers: OrderHandlers, current: boolean) =>
+/** A link to an order: opens it in the panel (`select`), or by its address in a new tab. */
+export const orderLink = (orderId: string, select: Pick<OrderHandlers, 'select'>, current = false) =>
   html`<a class="mono" href="?${new URLSearchParams({ order: orderId })}" aria-current=${current ? 'true' : nothing}
     @click=${(event: MouseEvent) => {
       event.preventDefault();
-      handlers.select(orderId);
+      select.select(orderId);
     }}>${isolated(breakable(orderId))}</a>`;
 
 /**

@@ -10,7 +10,8 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
 import type { UnmatchedEvents } from './admin-api.js';
-import { statusBadge, time } from './order-views.js';
+import { orderLink, statusBadge, time } from './order-views.js';
+import type { OrderHandlers } from './order-views.js';
 import { scrollRegion } from './scroll-region.js';
 import { isolated, isolatedText, shownAmount } from './bidi-isolation.js';
 
@@ -29,7 +30,8 @@ export interface UnmatchedState {
   readonly problem: string | undefined;
 }
 
-export function unmatchedEventsPanel({ list, reviewing, problem }: UnmatchedState, review: (id: string) => void): TemplateResult | typeof nothing {
+/** `orders.select` opens an event's order: one the ledger holds shows what the event contradicts, another says it holds none. */
+export function unmatchedEventsPanel({ list, reviewing, problem }: UnmatchedState, review: (id: string) => void, orders: Pick<OrderHandlers, 'select'>): TemplateResult | typeof nothing {
   if (!list || list.events.length === 0) return nothing;
   return html`<section class="panel unmatched-events" aria-labelledby="unmatched-heading">
     <h2 id="unmatched-heading">${t('unmatched.heading')}</h2>
@@ -44,7 +46,7 @@ export function unmatchedEventsPanel({ list, reviewing, problem }: UnmatchedStat
       </tr></thead>
       <tbody>${list.events.map(
         (event) => html`<tr>
-          <th scope="row" class="mono">${isolated(event.order_id)}</th>
+          <th scope="row">${orderLink(event.order_id, orders)}</th>
           <td>${event.method in METHOD_KEYS ? t(METHOD_KEYS[event.method]!) : isolated(event.method)}</td>
           <td>${statusBadge(event.status)}</td>
           <td class="numeric">${event.amount === null || event.currency === null ? '—' : shownAmount(event.amount, event.currency)}</td>
