@@ -165,7 +165,8 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // The path is not repeated: it is whatever the client typed, card data included. Any page may
   // read that there is no route here (it tells nothing else): a widget whose endpoint misses the
   // base path can then say so, instead of seeing a refused origin.
-  const strayWebhook = strayWebhookNotice(options.basePath, options.publicUrl, config.gatewayApiSecret, logger);
+  const webhookSecrets = { current: config.gatewayApiSecret, previous: config.gatewayApiSecretPrevious };
+  const strayWebhook = strayWebhookNotice(options.basePath, options.publicUrl, webhookSecrets, logger);
   const strayCheckout = strayCheckoutNotice(options.basePath, ledger, clock, logger);
   const unrouted = async (c: Context<CompanionEnv>): Promise<Response> => {
     await strayWebhook(c);
@@ -247,7 +248,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/checkout', returnRoutes(clock));
   app.route('/checkout', challengeRoutes());
   app.route('/widget', widgetRoutes(options.widgetDir, logger));
-  app.route('/webhooks', webhookRoutes({ current: config.gatewayApiSecret, previous: config.gatewayApiSecretPrevious }, background));
+  app.route('/webhooks', webhookRoutes(webhookSecrets, background));
   app.route('/api/orders', orderRoutes());
   // Not under /api/orders: `export` is an order id a merchant may give.
   app.use('/api/exports/orders', gate.admitStream).use(ORDERS_DOWNLOAD_PATH, gate.admitStream);

@@ -11,6 +11,7 @@ import { verifyWebhook } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
+import type { WebhookSecrets } from '../webhooks/webhook-routes.js';
 import { formFields } from './form-fields.js';
 import { SaidLately } from './said-lately.js';
 
@@ -26,7 +27,7 @@ import { SaidLately } from './said-lately.js';
  * own path is what does not reach it (given with the base path in it, or behind a proxy that
  * does not strip it), and a longer base path would only move that address further along.
  */
-export function strayWebhookNotice(basePath: string, publicUrl: string, apiSecret: string, logger: Logger): (c: Context<CompanionEnv>) => Promise<void> {
+export function strayWebhookNotice(basePath: string, publicUrl: string, secrets: WebhookSecrets, logger: Logger): (c: Context<CompanionEnv>) => Promise<void> {
   const route = '/webhooks/gateway';
   const handedOut = `${publicUrl}${route}`;
   const handedOutPath = new URL(handedOut).pathname;
@@ -36,7 +37,7 @@ export function strayWebhookNotice(basePath: string, publicUrl: string, apiSecre
   return async (c) => {
     const path = c.req.path;
     if (said || c.req.method !== 'POST' || !path.endsWith(route)) return;
-    if (!(await signedByGateway(c, apiSecret))) {
+    if (!(await signedByGateway(c, secrets))) {
       logger.debug('a post without the gateway’s signature came to a path ending like the webhook route: not the gateway’s, so not said');
       return;
     }
@@ -59,11 +60,14 @@ export function strayWebhookNotice(basePath: string, publicUrl: string, apiSecre
 }
 
 
-/** Whether the post is a webhook form the gateway signed: its body read as the webhook route reads it. */
-async function signedByGateway(c: Context<CompanionEnv>, apiSecret: string): Promise<boolean> {
+/**
+ * Whether the post is a webhook form the gateway signed, with the API secret or, during its
+ * rotation, the one before (the gateway retries older events with it): read as the route reads it.
+ */
+async function signedByGateway(c: Context<CompanionEnv>, { current, previous }: WebhookSecrets): Promise<boolean> {
   const body = await c.req.text().catch(() => '');
   const { data, signature } = formFields(body, ['data', 'signature'] as const);
-  return Boolean(data && signature && verifyWebhook(data, signature, apiSecret));
+  return Boolean(data && signature && (verifyWebhook(data, signature, current) || (previous !== undefined && verifyWebhook(data, signature, previous))));
 }
 
 /**

@@ -312,6 +312,13 @@ describe('POST /webhooks/gateway', () => {
     expect((await post({ data, signature: signWebhook(data, before) })).status).toBe(200);
     expect(taken()).toHaveLength(2);
     expect(taken()[1]).toContain('"taken_since_last_line":1');
+    // One of those retries posted under another path is the gateway's too: the lost webhooks are said.
+    const stray = await stack.request('POST', '/payments/webhooks/gateway', {
+      body: new URLSearchParams({ data, signature: signWebhook(data, before) }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(stray.status).toBe(404);
+    expect(stack.logs.filter((line) => line.includes('a webhook came to /payments/webhooks/gateway'))).toHaveLength(1);
   });
 
   it('logs wrong signatures once a minute at most, with how many came meanwhile', async () => {
