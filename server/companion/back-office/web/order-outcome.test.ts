@@ -1,7 +1,7 @@
 // What the back office says a paid order came to, read from the merchant API's totals.
 import { describe, expect, it } from 'vitest';
 import type { Totals } from './admin-api.js';
-import { neverDecided, orderOutcome } from './order-outcome.js';
+import { gatewayForgot, neverDecided, orderOutcome } from './order-outcome.js';
 
 const none: Totals = { captured: 0, capture_pending: 0, refunded: 0, refund_pending: 0, voided: false, refundable: 0, capturable: 0 };
 const purchase = { method: 'purchase', status: 'success', amount: 10000, unsent_at: null } as const;
@@ -48,6 +48,13 @@ describe('an attempt the gateway never decided', () => {
   it('is one ended as never sent, or one failed before the gateway gave it a status code', () => {
     expect(neverDecided({ status: 'init', status_code: null, unsent_at: '2030-01-15T09:30:00.000Z' })).toBe(true);
     expect(neverDecided(failed)).toBe(true);
+  });
+
+  it('tells one the gateway answered before it no longer knew it (a restarted sandbox) from one never sent', () => {
+    expect(gatewayForgot({ status: 'pending', status_code: '2122', unsent_at: '2030-01-15T09:30:00.000Z' })).toBe(true);
+    expect(gatewayForgot({ status: 'init', status_code: null, unsent_at: '2030-01-15T09:30:00.000Z' })).toBe(false);
+    expect(gatewayForgot({ status: 'failure', status_code: null, unsent_at: null })).toBe(false);
+    expect(gatewayForgot({ status: 'success', status_code: '1000', unsent_at: '2030-01-15T09:30:00.000Z' })).toBe(false);
   });
 
   it('is not one ended as never sent whose first send landed and was paid after all', () => {

@@ -25,6 +25,14 @@ export function neverDecided(order: Pick<OrderSummary, 'status' | 'status_code' 
 }
 
 /**
+ * One of those the gateway had answered (a status code: a 3-D Secure step, pending) before it no
+ * longer knew it — what a restarted sandbox does, which forgets its orders: not "Not sent".
+ */
+export function gatewayForgot(order: Pick<OrderSummary, 'status' | 'status_code' | 'unsent_at'>): boolean {
+  return neverDecided(order) && order.unsent_at !== null && order.status_code !== null;
+}
+
+/**
  * The paid order's outcome when it is more than a plain success (undefined for one, and for
  * anything not paid or a card verification). Pending operations say so before anything else
  * but a void; an auth not captured yet is no money yet.
