@@ -209,9 +209,8 @@ export function orderRoutes(): Hono<CompanionEnv> {
       throw ApiProblem.notFound('The order', 'order_not_found');
     }
     // A session takes at most a handful of attempts (its pay limits): one page holds them all.
-    const [attempts, descriptions] = await Promise.all([ledger.listOrders({ sessionId: detail.payment.sessionId, limit: 200 }), ledger.descriptionsOfOrders([detail.payment])]);
-    const description = descriptions.get(detail.payment.orderId);
-    return c.json(orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent), attempts.orders, description));
+    const [attempts, session] = await Promise.all([ledger.listOrders({ sessionId: detail.payment.sessionId, limit: 200 }), ledger.getSession(detail.payment.sessionId)]);
+    return c.json(orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent), attempts.orders, session));
   });
 
   const operation = (kind: OperationKind) => async (c: Context<CompanionEnv>, body: OperationBody) => {

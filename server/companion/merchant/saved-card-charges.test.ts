@@ -54,6 +54,11 @@ describe('a charge of a saved card', () => {
     expect(gatewayCalls).toEqual(['POST /api/v1/payment']);
     const detail = await stack.json('GET', '/api/orders/renewal-2030-12', 200, { admin: true });
     expect(detail.order).toMatchObject({ method: 'purchase', mode: 'direct', status: 'success', amount: 19950, customer_id: 'cust-renew', card: { mask: saved.mask } });
+    // Told apart from the customer's own payments at checkout, which the back office says were paid on the card form.
+    expect(detail.source).toBe('saved_card_charge');
+    const { orders } = await stack.json('GET', '/api/orders', 200, { admin: true });
+    const atCheckout = orders.find((order: Json) => order.customer_id === 'cust-renew' && order.order_id !== 'renewal-2030-12');
+    expect((await stack.json('GET', `/api/orders/${atCheckout.order_id}`, 200, { admin: true })).source).toBe('checkout');
     // The sandbox's webhook for it arrives and applies; the merchant's hook hears of it.
     await eventually(async () => {
       const deliveries = (await stack.control('GET', '/_sandbox/webhooks?order_id=renewal-2030-12')).deliveries;

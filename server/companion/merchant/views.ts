@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { readWebhookEvent } from '@payform/gateway';
 import { LATER_REPORTS_KEPT } from '../../ledger/index.js';
-import type { CustomerDetails, DiscrepancyReport, ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
+import type { CheckoutSession, CustomerDetails, DiscrepancyReport, ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
 import { AmountView as Amount } from '../http/amounts.js';
 import { redactForStorage } from '../log/redact.js';
 
@@ -172,6 +172,10 @@ export type AttemptView = z.output<typeof AttemptView>;
 export const OrderView = z.object({
   order: PaymentView,
   description: z.string().nullable().describe('What was sold: the checkout session’s description (null for a session no longer kept)'),
+  source: z
+    .enum(['checkout', 'saved_card_charge'])
+    .nullable()
+    .describe('Who started the payment: the customer at checkout (the card form or the hosted page), or the merchant charging a saved card (POST /api/customers/{customer_id}/cards/{card_id}/charges); null for a session no longer kept'),
   totals: TotalsView,
   operations: z.array(OperationView),
   events: z.array(EventView),
@@ -342,10 +346,13 @@ export function listedOrderView(payment: Payment, totals: OrderTotals): ListedOr
 
 /** `capturable` here includes the project's over-capture allowance (the ledger's detail does not). */
 /** `attempts`: the payments of the order's checkout session, in any order. */
-export function orderView(detail: OrderDetail, capturable: number, attempts: readonly Payment[], description: string | undefined): OrderView {
+/** `session`: the order's checkout session, undefined once it is no longer kept. */
+export function orderView(detail: OrderDetail, capturable: number, attempts: readonly Payment[], session: Pick<CheckoutSession, 'description' | 'cardId'> | undefined): OrderView {
   return {
     order: paymentView(detail.payment),
-    description: description ?? null,
+    description: session?.description ?? null,
+    // A saved-card charge's session is made for that card alone (its 3-D Secure link pays with nothing else).
+    source: session ? (session.cardId === null ? 'checkout' : 'saved_card_charge') : null,
     totals: totalsView({ ...detail.totals, capturable }),
     operations: detail.operations.map((operation) => operationView(operation)),
     events: detail.events.map(eventView),

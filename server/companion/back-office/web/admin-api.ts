@@ -315,6 +315,8 @@ export interface OrderDetail {
   readonly order: OrderSummary;
   /** What was sold (the checkout session's description); null for a session no longer kept. */
   readonly description: string | null;
+  /** Who started the payment: the customer at checkout, or the merchant charging a saved card; null for a session no longer kept. */
+  readonly source: 'checkout' | 'saved_card_charge' | null;
   readonly totals: Totals;
   readonly operations: Operation[];
   readonly events: WebhookEvent[];
