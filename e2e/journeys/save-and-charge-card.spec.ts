@@ -109,4 +109,7 @@ test('save a card in the shop, then charge it from the back office', async ({ pa
   await expect(backOffice.detail).toContainText('•••• 5454');
   await expect(backOffice.detail).toContainText('UAH 149.00');
   await expect(backOffice.detail).toContainText('Purchase');
+  // Started by the shop, not on the card form.
+  await expect(backOffice.detail).toContainText('Saved card, charged by the shop');
+  await expect(backOffice.detail).not.toContainText('Card form');
 });
