@@ -7,7 +7,8 @@
 import { closeSync, existsSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { loadSqlite } from './drivers.js';
-import { isPostgresUrl, ledgerUrlProblem } from './ledger.js';
+import { isPostgresUrl } from './ledger.js';
+import { refuseAbsentLedgerFile } from './sqlite-file-check.js';
 import { LEDGER_TABLES, stored } from './table-names.js';
 import type { LedgerTable } from './table-names.js';
 
@@ -83,10 +84,7 @@ function makeEmpty(file: string): void {
 
 function refuseEnds(from: string, to: string): void {
   if (isPostgresUrl(from)) throw new Error('the ledger is in PostgreSQL: back it up with pg_dump (of its schema), as any PostgreSQL database');
-  if (from === ':memory:') throw new Error('a ledger in memory ends with its process: there is no file to back up');
-  const fileProblem = ledgerUrlProblem(from);
-  if (fileProblem) throw new Error(`the SQLite file's path ${fileProblem}`);
-  if (!existsSync(from)) throw new Error(`there is no ledger file at ${resolvePath(from)}: give the SQLite file the companion uses (its PAYFORM_DATABASE_URL)`);
+  refuseAbsentLedgerFile(from, 'back up');
   if (isPostgresUrl(to) || to === ':memory:') throw new Error('--to is the file to write the backup into');
   if (resolvePath(to) === resolvePath(from)) throw new Error('--to is the ledger itself: give a new file');
   if (existsSync(to)) throw new Error(`${resolvePath(to)} is there already: a backup never overwrites a file, give a new name`);

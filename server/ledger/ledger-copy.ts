@@ -3,7 +3,6 @@
 // read in one snapshot of a file nothing else has open, and written in one transaction into a
 // database that holds no ledger yet: the copy is there whole, or not at all. Two ledgers are
 // never merged.
-import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { passwordMasked } from '@payform/gateway';
@@ -17,6 +16,7 @@ import { LEDGER_IDENTITY } from './owner.js';
 import { postgresDialect } from './postgres.js';
 import type { LedgerTables } from './schema.js';
 import { sqliteDialect } from './sqlite.js';
+import { refuseAbsentLedgerFile } from './sqlite-file-check.js';
 import { LEDGER_TABLES, stored } from './table-names.js';
 import type { LedgerTable } from './table-names.js';
 
@@ -86,11 +86,7 @@ export async function copyLedger(from: string, to: string, options: LedgerCopyOp
 /** Refuses ends that are not a SQLite ledger file and a PostgreSQL URL, before anything is opened. */
 function refuseEnds(from: string, to: string): void {
   if (isPostgresUrl(from)) throw new Error('the ledger to copy must be an SQLite file, not a PostgreSQL URL');
-  if (from === ':memory:') throw new Error('a ledger in memory ends with its process: there is no file to copy');
-  const fileProblem = ledgerUrlProblem(from);
-  if (fileProblem) throw new Error(`the SQLite file's path ${fileProblem}`);
-  // Opened, a missing file would be made: an empty ledger copied without a word.
-  if (!existsSync(from)) throw new Error(`there is no ledger file at ${resolvePath(from)}: give the SQLite file the companion used (its PAYFORM_DATABASE_URL)`);
+  refuseAbsentLedgerFile(from, 'copy');
   if (!isPostgresUrl(to)) throw new Error('the ledger is copied into PostgreSQL: give a postgres:// URL');
   const urlProblem = ledgerUrlProblem(to);
   if (urlProblem) throw new Error(`the PostgreSQL URL ${urlProblem}`);
