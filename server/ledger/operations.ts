@@ -124,6 +124,9 @@ export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: st
       .updateTable('operations')
       .set({
         ...operationResultColumns(details),
+        // A step forward is described by its own words: those of the step before (a lost
+        // answer's, a pending one's code) would read as the new status's.
+        ...(step === 'advanced' ? { status_code: details.statusCode ?? null, status_description: details.statusDescription ?? null } : {}),
         status,
         updated_at: now,
         last_seen_at: now,

@@ -192,7 +192,7 @@ export class SecondaryOperations {
   }
 
   async #recover(payment: Payment, reservation: Operation, error: unknown): Promise<OperationOutcome> {
-    const { logger, ledger } = this.#deps;
+    const { logger } = this.#deps;
     if (!(error instanceof GatewayError)) throw error;
     const lost = error instanceof OutcomeUnknownError || error instanceof UnexpectedResponseError || (error instanceof NetworkError && !error.connectFailed);
     if (!lost) {
@@ -205,9 +205,17 @@ export class SecondaryOperations {
     }
     logger.warn('the outcome of an operation is unknown; reading the order state', { order_id: payment.orderId, operation: reservation.kind, err: error });
     await this.#deps.orderState.readWhileWaiting(payment.orderId);
-    const operation = (await ledger.getOperation(reservation.id)) ?? reservation;
+    // Not shown yet: the reservation says why it waits, for whoever looks at it meanwhile. Once
+    // settled, forward only, this changes nothing.
+    const operation = await this.#settle(reservation, { status: 'pending', statusDescription: answerLost(error) });
     return { operation, settled: operation.status !== 'pending' };
   }
+}
+
+/** Why a reservation is still pending after its call: what went wrong with the answer, and what happens next. */
+function answerLost(error: GatewayError): string {
+  const cause = error instanceof OutcomeUnknownError && error.cause instanceof GatewayError ? error.cause : error;
+  return `Outcome not known yet: the gateway's answer was lost (${cause.message}); payform reads it from the gateway's order state`.slice(0, 2048);
 }
 
 /**

@@ -106,7 +106,10 @@ export const OperationView = z.object({
   amount: Amount,
   status: z.enum(['pending', 'success', 'failure']),
   status_code: z.string().nullable(),
-  status_description: z.string().nullable(),
+  status_description: z
+    .string()
+    .nullable()
+    .describe('What the gateway said of the current status; for one pending after its answer was lost, why it waits; for one reconciliation ended, "Never reached the gateway"'),
   comment: z.string().nullable(),
   split: SplitView,
   receipt_url: z.string().nullable().describe('A successful refund\'s receipt page, as the gateway gave it in its answer or webhook'),

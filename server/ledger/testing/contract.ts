@@ -560,6 +560,23 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.refundableAmount(orderId)).toBe(1000);
       });
 
+      it('describes an operation by its latest status: a pending one\'s words give way to its outcome\'s', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const op = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 300 });
+        await ledger.settleOperation(op.id, { status: 'pending', statusCode: '2119', statusDescription: 'Outcome not known yet' });
+        expect(await ledger.getOperation(op.id)).toMatchObject({ status: 'pending', statusCode: '2119', statusDescription: 'Outcome not known yet' });
+        // Its outcome, told without words of its own, keeps none of the pending step's.
+        await ledger.settleOperation(op.id, { status: 'success', operationId: 'op-words' });
+        expect(await ledger.getOperation(op.id)).toMatchObject({ status: 'success', statusCode: null, statusDescription: null });
+        // A repeat of the same status changes only what it says.
+        await ledger.settleOperation(op.id, { status: 'success', statusCode: '1004' });
+        expect(await ledger.getOperation(op.id)).toMatchObject({ status: 'success', statusCode: '1004', statusDescription: null });
+        const declined = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
+        await ledger.settleOperation(declined.id, { status: 'pending', statusDescription: 'Outcome not known yet' });
+        await ledger.settleOperation(declined.id, { status: 'failure', statusCode: '4150', statusDescription: 'declined' });
+        expect(await ledger.getOperation(declined.id)).toMatchObject({ status: 'failure', statusCode: '4150', statusDescription: 'declined' });
+      });
+
       it('50 concurrent partial refunds: exactly those that fit succeed, the total never exceeds', async () => {
         const { orderId } = await paidOrder(ledger, { amount: 1000 });
         const outcomes = await Promise.allSettled(
