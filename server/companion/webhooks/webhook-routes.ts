@@ -120,7 +120,8 @@ export function webhookRoutes(secrets: WebhookSecrets, background: InFlight): Ho
       method: ingest.event.method,
       status: ingest.event.status,
       duplicate: !ingest.isNew,
-      outcome: ingest.event.outcome,
+      // As the metric counts it: a duplicate changed nothing now, whatever its first delivery did.
+      ...(ingest.isNew ? { outcome: ingest.event.outcome } : { outcome: 'duplicate', first_outcome: ingest.event.outcome }),
     });
     // Most deliveries change nothing (the pay call's answer recorded the status first): then
     // there is nothing to wait for, nor a timer to set.

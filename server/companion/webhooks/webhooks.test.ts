@@ -201,6 +201,12 @@ describe('POST /webhooks/gateway', () => {
     expect(await first.json()).toEqual({ received: true, duplicate: false, outcome: 'applied' });
     const again = await post(form);
     expect(await again.json()).toEqual({ received: true, duplicate: true, outcome: 'applied' });
+    // The log says what each delivery did: the second, nothing (as the metric counts it).
+    const received = stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => entry.msg === 'webhook received');
+    expect(received).toMatchObject([
+      { duplicate: false, outcome: 'applied' },
+      { duplicate: true, outcome: 'duplicate', first_outcome: 'applied' },
+    ]);
     const detail = await stack.ledger.getOrder(orderId);
     expect(detail?.payment).toMatchObject({ status: 'success', statusCode: '1000' });
     expect(detail?.events).toHaveLength(1);
