@@ -42,7 +42,8 @@ function everyEntry(): string {
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], jsx: 'react-jsx',
-    strict: true, skipLibCheck: false, noEmit: true,
+    // As strict as a merchant's project gets: optional properties exact, indexed reads checked.
+    strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false, noEmit: true,
   },
   files: ['server.ts', 'page.ts', 'checkout.tsx', 'vue-checkout.ts', 'svelte-checkout.ts', 'entries.ts'],
 };

@@ -7,8 +7,12 @@ import type { RequestId } from '../inspector/request-log.js';
 import type { Leniency } from './leniency.js';
 
 export interface SandboxEnv {
-  /** Absent when the app is called in-process (`app.request()`). */
-  Bindings: Partial<HttpBindings> | undefined;
+  /**
+   * Absent when the app is called in-process (`app.request()`): read as `c.env?.incoming`. Not
+   * typed `| undefined`, which Hono's `Env` refuses under `exactOptionalPropertyTypes`, in the
+   * published declarations a merchant's strict project checks.
+   */
+  Bindings: Partial<HttpBindings>;
   Variables: {
     /** The project the request's credentials belong to (API routes). */
     project: Project;
