@@ -124,9 +124,12 @@ export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: st
       .updateTable('operations')
       .set({
         ...operationResultColumns(details),
-        // A step forward is described by its own words: those of the step before (a lost
-        // answer's, a pending one's code) would read as the new status's.
-        ...(step === 'advanced' ? { status_code: details.statusCode ?? null, status_description: details.statusDescription ?? null } : {}),
+        // A step forward is described by its own words: the step before's (a lost answer's)
+        // would read as the new status's. A success's code is its own too; a failure without
+        // one keeps the last, as a payment's does: a null code marks one the gateway never decided.
+        ...(step === 'advanced'
+          ? { status_description: details.statusDescription ?? null, ...(status === 'success' ? { status_code: details.statusCode ?? null } : {}) }
+          : {}),
         status,
         updated_at: now,
         last_seen_at: now,

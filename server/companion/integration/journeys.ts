@@ -249,7 +249,7 @@ export function describeJourneys(backend: LedgerBackend): void {
         await faults({ error_rate: 1, error_status: 500, phase: 'before', scope: { path: '/api/v1/capture' } });
         const waiting = (await op(session.order_id, 'capture', 202)).operation;
         // Why it waits, said where the operator looks at it, not only in the log.
-        const why = /^Outcome not known yet: the gateway's answer was lost \(.*500.*\); payform reads it from the gateway's order state$/;
+        const why = /^Outcome not known yet: the gateway's answer was lost \(.*HTTP 500\); payform reads it from the gateway's order state$/;
         expect(waiting).toMatchObject({ status: 'pending', status_description: expect.stringMatching(why) });
         const detail = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
         expect(detail.totals.capture_pending).toBe(1010);

@@ -500,6 +500,19 @@ describe('a keyed request the database went away during', () => {
     await eventually(async () => expect((await stack.ledger.getOrder(orderId))?.operations).toMatchObject([{ kind: 'refund', status: 'success', amount: 200 }]));
   });
 
+  it('a refund whose answer was lost, the database away as its wait is written: pending, never "try again"', async () => {
+    let armed = false;
+    await open({ backend: awayOnce('settleOperation', false, () => armed) });
+    const orderId = await paidOrder();
+    // The gateway's 500 before it did anything: the order state does not show the refund.
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 500, phase: 'before', scope: { method: 'POST', path: '/api/v1/refund' }, times: 1 });
+    armed = true;
+    const first = await refund(orderId, 'refund-lost-away');
+    expect(first.status).toBe(202);
+    expect(JSON.parse(first.text).operation).toMatchObject({ kind: 'refund', status: 'pending', amount: 200 });
+    expect(await stack.ledger.getOrder(orderId)).toMatchObject({ operations: [{ kind: 'refund', status: 'pending', statusDescription: null }] });
+  });
+
   it('a saved-card charge whose session was made but no payment claimed: the retry charges it, once', async () => {
     let armed = false;
     await open({ backend: awayOnce('claimPayAttempt', false, () => armed) });

@@ -204,18 +204,30 @@ export class SecondaryOperations {
       throw gatewayProblem(notSentProblemOf(error));
     }
     logger.warn('the outcome of an operation is unknown; reading the order state', { order_id: payment.orderId, operation: reservation.kind, err: error });
-    await this.#deps.orderState.readWhileWaiting(payment.orderId);
-    // Not shown yet: the reservation says why it waits, for whoever looks at it meanwhile. Once
-    // settled, forward only, this changes nothing.
-    const operation = await this.#settle(reservation, { status: 'pending', statusDescription: answerLost(error) });
-    return { operation, settled: operation.status !== 'pending' };
+    const state = await this.#deps.orderState.readWhileWaiting(payment.orderId);
+    try {
+      const operation =
+        state?.found && state.shown.has(reservation.id)
+          ? // The gateway shows it (settled by that read, or pending there too): its own words.
+            ((await this.#deps.ledger.getOperation(reservation.id)) ?? reservation)
+          : // Not shown yet: it says why it waits, for whoever looks at it meanwhile. Settled
+            // since (a webhook, another instance's read), forward only, this changes nothing.
+            await this.#settle(reservation, { status: 'pending', statusDescription: answerLost(error) });
+      return { operation, settled: operation.status !== 'pending' };
+    } catch (failure) {
+      // The gateway may have made it: pending, never "try again"; reconciliation reads it later.
+      if (!isLedgerUnavailable(failure)) throw failure;
+      return { operation: reservation, settled: false };
+    }
   }
 }
 
 /** Why a reservation is still pending after its call: what went wrong with the answer, and what happens next. */
 function answerLost(error: GatewayError): string {
-  const cause = error instanceof OutcomeUnknownError && error.cause instanceof GatewayError ? error.cause : error;
-  return `Outcome not known yet: the gateway's answer was lost (${cause.message}); payform reads it from the gateway's order state`.slice(0, 2048);
+  // The cause's own words: the outer error's end in advice for the developer.
+  const cause = error instanceof OutcomeUnknownError ? error.cause : error;
+  const what = cause instanceof GatewayError ? cause.message : cause instanceof Error ? cause.name : 'aborted';
+  return `Outcome not known yet: the gateway's answer was lost (${what}); payform reads it from the gateway's order state`.slice(0, 2048);
 }
 
 /**
