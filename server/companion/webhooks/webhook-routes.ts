@@ -107,7 +107,8 @@ export function webhookRoutes(secrets: WebhookSecrets, background: InFlight): Ho
     }
     const read = readEvent(data, gateway.posId, options.sandboxOrigin, log, () => metrics.webhook('unreadable'));
     const ingest = await ledger.ingestEvent(read);
-    metrics.webhook(ingest.isNew ? ingest.event.outcome : 'duplicate');
+    const outcome = deliveryOutcome(ingest);
+    metrics.webhook(outcome);
     if (read.recurring && ingest.isNew && ingest.event.outcome === 'unmatched') {
       // payform records one payment an order: applied, the charge would overwrite the first one's transaction.
       log.warn('a webhook reports a recurring charge, which payform does not record; kept unmatched and its order flagged', {
@@ -120,8 +121,8 @@ export function webhookRoutes(secrets: WebhookSecrets, background: InFlight): Ho
       method: ingest.event.method,
       status: ingest.event.status,
       duplicate: !ingest.isNew,
-      // As the metric counts it: a duplicate changed nothing now, whatever its first delivery did.
-      ...(ingest.isNew ? { outcome: ingest.event.outcome } : { outcome: 'duplicate', first_outcome: ingest.event.outcome }),
+      outcome,
+      ...(ingest.isNew ? {} : { stored_outcome: ingest.event.outcome }),
     });
     // Most deliveries change nothing (the pay call's answer recorded the status first): then
     // there is nothing to wait for, nor a timer to set.
@@ -136,6 +137,14 @@ export function webhookRoutes(secrets: WebhookSecrets, background: InFlight): Ho
   });
 
   return webhooks;
+}
+
+/**
+ * What this delivery did, as the log and the metric say it: a repeat is `duplicate` unless it
+ * moved or flagged something — one stored parked or unmatched is tried again, and may apply now.
+ */
+function deliveryOutcome(ingest: EventIngest): WebhookReceipt['outcome'] | 'duplicate' {
+  return ingest.isNew || ingest.advanced || ingest.flagged ? ingest.event.outcome : 'duplicate';
 }
 
 /**

@@ -205,12 +205,32 @@ describe('POST /webhooks/gateway', () => {
     const received = stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => entry.msg === 'webhook received');
     expect(received).toMatchObject([
       { duplicate: false, outcome: 'applied' },
-      { duplicate: true, outcome: 'duplicate', first_outcome: 'applied' },
+      { duplicate: true, outcome: 'duplicate', stored_outcome: 'applied' },
     ]);
     const detail = await stack.ledger.getOrder(orderId);
     expect(detail?.payment).toMatchObject({ status: 'success', statusCode: '1000' });
     expect(detail?.events).toHaveLength(1);
     expect(stack.changes.filter((change) => change.kind === 'payment' && change.status === 'success')).toHaveLength(1);
+  });
+
+  it('logs a repeat that applies an event kept unmatched as what it did, not as a duplicate', async () => {
+    // The event comes before this ledger knows its order (restored from an earlier backup).
+    const form = webhookForm(paymentEvent('restored-1001', 'success'), SECRET);
+    expect(await (await post(form)).json()).toMatchObject({ duplicate: false, outcome: 'unmatched' });
+    expect(await (await post(form)).json()).toMatchObject({ duplicate: true, outcome: 'unmatched' });
+    const session = await stack.openSession({ order_id: 'restored-1001' });
+    await stack.ledger.claimPayAttempt(session.id, { mode: 'direct' });
+    // The gateway's next try applies it.
+    expect(await (await post(form)).json()).toMatchObject({ duplicate: true, outcome: 'applied' });
+    expect(await (await post(form)).json()).toMatchObject({ duplicate: true, outcome: 'applied' });
+    const received = stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => entry.msg === 'webhook received');
+    expect(received.map(({ duplicate, outcome, stored_outcome }) => [duplicate, outcome, stored_outcome])).toEqual([
+      [false, 'unmatched', undefined],
+      [true, 'duplicate', 'unmatched'],
+      [true, 'applied', 'applied'],
+      [true, 'duplicate', 'applied'],
+    ]);
+    expect((await stack.ledger.getPayment('restored-1001'))?.status).toBe('success');
   });
 
   it('keeps and shows the event with card data the gateway echoed masked, and its tokens replaced', async () => {
