@@ -109,7 +109,7 @@ export const OperationView = z.object({
   status_description: z
     .string()
     .nullable()
-    .describe('What the gateway said of the current status; for one pending after its answer was lost, why it waits; for one reconciliation ended, "Never reached the gateway"'),
+    .describe('The words of the current status: the gateway\'s; or the companion\'s when it decided it (refused, not sent, "Never reached the gateway"); for one pending after its answer was lost, why it waits'),
   comment: z.string().nullable(),
   split: SplitView,
   receipt_url: z.string().nullable().describe('A successful refund\'s receipt page, as the gateway gave it in its answer or webhook'),
