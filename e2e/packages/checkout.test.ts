@@ -72,14 +72,18 @@ async function orderStatus(orderId: string): Promise<string> {
   return ((await response.json()) as { order: { status: string } }).order.status;
 }
 
-/** A new page whose script errors show in the test's output. */
-async function newPage(): Promise<Page> {
+/** `use` on a new page whose script errors show in the test's output; the page is closed after, however it ends. */
+async function onPage(use: (page: Page) => Promise<void>): Promise<void> {
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') console.error(`console: ${message.text()}`);
   });
-  return page;
+  try {
+    await use(page);
+  } finally {
+    await page.close();
+  }
 }
 
 /** The merchant's page at `path`, paying `sessionId`; `more`: its other settings (shop/main.js). */
@@ -144,27 +148,21 @@ describe('a merchant’s page served by Vite, paid in Chromium', () => {
     ['PayForm from @payform/widget/react', '/react.html'],
   ])('%s: a test card pays, pay-success fires, the order is paid', async (_name, path) => {
     const session = await openSession();
-    const page = await newPage();
-    try {
+    await onPage(async (page) => {
       await payOn(page, path, session.id, '4242 4242 4242 4242');
       await expectPage(page.locator('#outcome')).toHaveText(`Paid: order ${session.order_id}`, { timeout: 20_000 });
       await expect.poll(() => orderStatus(session.order_id), { timeout: 10_000 }).toBe('success');
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   // The shop's return page is on its own origin: the sandbox's challenge form, the companion's
   // result_url and the shop's page make a chain of redirects across three origins.
   it('3-D Secure: the sandbox’s challenge page, then back to the shop’s page, the order paid', async () => {
     const session = await openSession({ return_url: returnUrl() });
-    const page = await newPage();
-    try {
+    await onPage(async (page) => {
       await payOn(page, '/index.html', session.id, '4000 0000 0000 3220');
       await passChallenge(page, session);
-    } finally {
-      await page.close();
-    }
+    });
   });
 });
 
@@ -184,30 +182,24 @@ describe('the merchant’s page in a frame of another origin', () => {
 
   it('3-D Secure takes the tab to the challenge, and the customer comes back to the session’s return_url, paid', async () => {
     const session = await openSession({ return_url: returnUrl() });
-    const page = await newPage();
-    try {
+    await onPage(async (page) => {
       await pay(await framed(page, merchantPage('/index.html', session.id)), '4000 0000 0000 3220');
       await passChallenge(page, session);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('in a sandbox that forbids taking the tab: the form closes, and the console names the attribute to add', async () => {
     const session = await openSession();
-    const page = await newPage();
-    const errors: string[] = [];
-    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
-    try {
+    await onPage(async (page) => {
+      const errors: string[] = [];
+      page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
       const frame = await framed(page, merchantPage('/index.html', session.id), 'allow-scripts allow-same-origin allow-forms');
       await pay(frame, '4000 0000 0000 3220');
       await expectPage(frame.locator('pay-form').locator('[part="message"]')).toContainText('This shop cannot accept this payment.', { timeout: 20_000 });
       expect(errors).toContainEqual(expect.stringContaining('<pay-form>: this element is in a frame whose sandbox keeps it from taking the page to'));
       expect(errors.join('\n')).toContain('add allow-top-navigation-by-user-activation to the iframe');
       expect(new URL(page.url()).pathname).toBe('/framing.html');
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   // A sandbox that lets the frame take the tab only while the customer's click lasts, and an
@@ -216,24 +208,20 @@ describe('the merchant’s page in a frame of another origin', () => {
 
   it('3-D Secure after the click is over: "Continue with your bank" takes the tab to the challenge', async () => {
     const session = await openSession({ return_url: returnUrl() });
-    const page = await newPage();
-    try {
+    await onPage(async (page) => {
       const frame = await framed(page, merchantPage('/index.html', session.id, { slow: '1' }), atClickOnly);
       await pay(frame, '4000 0000 0000 3220');
       const onward = frame.locator('pay-form').getByRole('button', { name: 'Continue with your bank' });
       await onward.click({ timeout: 20_000 });
       await passChallenge(page, session);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('the hosted page after the click is over: the next click goes to the page already opened', async () => {
     const session = await openSession();
-    const page = await newPage();
-    const opened: string[] = [];
-    page.on('request', (request) => void (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/hosted') && opened.push(request.url())));
-    try {
+    await onPage(async (page) => {
+      const opened: string[] = [];
+      page.on('request', (request) => void (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/hosted') && opened.push(request.url())));
       const frame = await framed(page, merchantPage('/index.html', session.id, { mode: 'hosted', slow: '1' }), atClickOnly);
       const form = frame.locator('pay-form');
       await expectPage(form.getByRole('button', { name: /^Pay / })).toBeVisible({ timeout: 20_000 });
@@ -244,8 +232,6 @@ describe('the merchant’s page in a frame of another origin', () => {
       await form.getByRole('button', { name: /^Pay / }).click();
       await expectPage(page).toHaveURL(new RegExp(`^${stack.sandboxUrl}/`), { timeout: 20_000 });
       expect(opened).toHaveLength(1);
-    } finally {
-      await page.close();
-    }
+    });
   });
 });
