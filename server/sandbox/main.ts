@@ -125,16 +125,16 @@ function refuse(problems: readonly string[]): never {
   process.exit(2);
 }
 
-/**
- * The widget key, for tokenizing: the companion seals the tokenizer's answers with the API
- * secret, which must then be 32 bytes. A project whose secret is not would stop the companion's
- * start, so its key is left out, saying why.
- */
 /** The project's over-capture allowance, which the companion holds captures to: 0 unless told. */
 function overCaptureLines({ captureOverReservePercent: percent }: { captureOverReservePercent: number }): string {
   return percent > 0 ? `# a capture may take up to ${percent} % more than its auth held, as this project allows:\nPAYFORM_CAPTURE_OVER_RESERVE_PERCENT=${percent}\n` : '';
 }
 
+/**
+ * The widget key, for tokenizing: the companion seals the tokenizer's answers with the API
+ * secret, which must then be 32 bytes. A project whose secret is not would stop the companion's
+ * start, so its key is left out, saying why.
+ */
 function widgetKeyLines(project: { widgetKey: string; apiSecret: string }): string {
   const bytes = Buffer.byteLength(project.apiSecret, 'utf8');
   return bytes === 32

@@ -347,9 +347,11 @@ export function listedOrderView(payment: Payment, totals: OrderTotals): ListedOr
   return { ...paymentView(payment), totals: totalsView(totals) };
 }
 
-/** `capturable` here includes the project's over-capture allowance (the ledger's detail does not). */
-/** `attempts`: the payments of the order's checkout session, in any order. */
-/** `session`: the order's checkout session, undefined once it is no longer kept. */
+/**
+ * `capturable` here includes the project's over-capture allowance (the ledger's detail does not);
+ * `attempts`: the payments of the order's checkout session, in any order; `session`: that
+ * session, undefined once it is no longer kept.
+ */
 export function orderView(detail: OrderDetail, capturable: number, attempts: readonly Payment[], session: Pick<CheckoutSession, 'description' | 'cardId'> | undefined): OrderView {
   return {
     order: paymentView(detail.payment),
