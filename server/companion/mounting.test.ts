@@ -541,6 +541,8 @@ describe('the back office, mounted with the companion under /payments', () => {
     const shop = new Hono();
     const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
     shop.route('/', (await composeUnder(url, backOffice())).app);
+    // Mounted, no listening line names the page: the log does, once, at its public address.
+    expect(logs.filter((line) => line.includes('back office at'))).toEqual([expect.stringContaining(`back office at ${url}/payments/admin (sign in with the admin token)`)]);
     await expectBackOffice(url);
     // A Host no URL can hold (the Node adapter lets `xn--` through) is sent to the page too, not a 500.
     const oddHost = await rawRequest(new URL(url).port, 'GET', '/payments/admin/?order=o-1', { Host: 'xn--' });
@@ -589,6 +591,7 @@ describe('the back office, mounted with the companion under /payments', () => {
     const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
     shop.route('/', (await composeUnder(url)).app);
     expect((await fetch(`${url}/payments/admin`)).status).toBe(404);
+    expect(logs.filter((line) => line.includes('back office'))).toEqual([]);
   });
 
   it('not built: says so at start, naming the option and the command, and answers 503 saying the same', async () => {
