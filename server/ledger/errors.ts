@@ -54,6 +54,7 @@ export type RefusalReason =
   | 'nothing_captured'
   | 'nothing_left'
   | 'exceeds_capturable'
+  | 'split_not_whole_reserve'
   | 'exceeds_refundable'
   | 'unknown_sub_merchant'
   | 'exceeds_sub_merchant_share'

@@ -81,12 +81,16 @@ describe('decideOperation', () => {
     expect(decideOperation(auth, [], { kind: 'void' })).toBe(1000);
   });
 
-  it('takes the sum of the split as the amount', () => {
+  it('takes the sum of a refund’s split as its amount; a capture’s, without one, must be the whole reserve', () => {
     const split = [
       { subMerchantId: 'a', amount: 200 },
       { subMerchantId: 'b', amount: 50 },
     ];
-    expect(decideOperation(auth, [], { kind: 'capture', split })).toBe(250);
+    const shared = { ...purchase, split: [{ subMerchantId: 'a', amount: 800 }, { subMerchantId: 'b', amount: 200 }] };
+    expect(decideOperation(shared, [], { kind: 'refund', split })).toBe(250);
+    expect(() => decideOperation(auth, [], { kind: 'capture', split })).toThrow(expect.objectContaining({ reason: 'split_not_whole_reserve', available: 1000 }));
+    expect(decideOperation(auth, [], { kind: 'capture', amount: 250, split })).toBe(250);
+    expect(decideOperation(auth, [], { kind: 'capture', split: [...split, { subMerchantId: 'c', amount: 750 }] })).toBe(1000);
   });
 
   it('names the rule that refuses', () => {

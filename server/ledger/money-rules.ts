@@ -114,8 +114,8 @@ export function splitTotal(shares: readonly { readonly amount: number }[]): numb
   return shares.reduce((total, share) => total + share.amount, 0);
 }
 
-/** The amount a request names: its own, else the sum of its split, else undefined (all that is left). */
-function requestedAmount(request: MoneyRequest): number | undefined {
+/** The amount a refund names: its own, else the sum of its split, else undefined (all that is left). */
+function requestedRefund(request: MoneyRequest): number | undefined {
   return request.amount ?? (request.split ? splitTotal(request.split) : undefined);
 }
 
@@ -141,8 +141,13 @@ function decideCapture(payment: MoneyPayment, operations: readonly MoneyOperatio
   if (totals.capturePending > 0) {
     throw new OperationRefused('already_captured', `${awaited('a capture of the auth', totals.capturePending, payment.currency)}: an auth takes one capture`, 0);
   }
-  // Omitted amount: the whole reserve, never the over-capture allowance.
-  const amount = requestedAmount(request) ?? payment.amount;
+  // Omitted amount: the whole reserve, never the over-capture allowance. Shared out, the shares
+  // must make the whole of it, as the gateway takes a split capture without charge_amount: their
+  // sum taken instead would release the rest of the reserve, or over-capture, unasked.
+  if (request.amount === undefined && request.split && splitTotal(request.split) !== payment.amount) {
+    throw new OperationRefused('split_not_whole_reserve', `a split capture without an amount takes the whole reserve, ${formatMinorUnits(payment.amount, payment.currency)}: its shares must add up to it`, payment.amount);
+  }
+  const amount = request.amount ?? payment.amount;
   if (amount > totals.capturable) {
     throw new OperationRefused('exceeds_capturable', `at most ${formatLimit(totals.capturable, payment.currency)} can be captured`, totals.capturable);
   }
@@ -201,7 +206,7 @@ function decideRefund(payment: MoneyPayment, operations: readonly MoneyOperation
     const why = totals.capturePending > 0 ? `${awaited('the capture of the auth', totals.capturePending, payment.currency)}: refund once it is settled` : 'nothing of the auth is captured yet';
     throw new OperationRefused('nothing_captured', why, 0);
   }
-  const amount = requestedAmount(request) ?? totals.refundable;
+  const amount = requestedRefund(request) ?? totals.refundable;
   if (totals.refundable === 0) {
     const why =
       totals.refundPending > 0

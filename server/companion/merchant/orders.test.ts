@@ -479,6 +479,21 @@ describe('split operations', () => {
     });
   });
 
+  it('a split capture without an amount takes the whole reserve: shares of less or more are refused, nothing reserved or sent', async () => {
+    const orderId = await paidOrder('auth', { amount: 100 });
+    for (const split of [[{ sub_merchant_id: SUB_A, amount: 70 }], [{ sub_merchant_id: SUB_A, amount: 70 }, { sub_merchant_id: SUB_B, amount: 31 }]]) {
+      expect((await op(orderId, 'split-capture', 422, { split })).error).toEqual({
+        code: 'split_not_whole_reserve',
+        message: 'A split capture without an amount captures the whole reserve, 100 (1.00 UAH): its shares must add up to it (give amount to capture part of it)',
+        fields: { split: 'must add up to 100 (1.00 UAH), the whole reserve, when amount is left out' },
+      });
+    }
+    expect((await stack.ledger.getOrder(orderId))?.operations).toEqual([]);
+    expect((await stack.companion.companion.services.gateway.orders.get(orderId)).filter((entry) => entry.method === 'capture')).toEqual([]);
+    // Part of it, asked for as such.
+    expect((await op(orderId, 'split-capture', 200, { amount: 70, split: [{ sub_merchant_id: SUB_A, amount: 70 }] })).operation).toMatchObject({ amount: 70, status: 'success' });
+  });
+
   it('refunds a split purchase by share and refuses a sub-merchant without one', async () => {
     const session = await stack.openSession({ amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 60 }, { sub_merchant_id: SUB_B, amount: 40 }] });
     expect((await (await stack.pay(session.id)).json()).status).toBe('success');

@@ -704,13 +704,22 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect((await ledger.getOrder(orderId))?.totals).toMatchObject({ capturePending: 150, capturable: 0 });
       });
 
-      it('a split capture distributes the captured amount', async () => {
+      it('a split capture distributes the captured amount; without an amount, the whole reserve', async () => {
         const { orderId } = await paidOrder(ledger, auth);
         const split = [
           { subMerchantId: 'farm', amount: 600 },
           { subMerchantId: 'shop', amount: 200 },
         ];
-        const op = await ledger.reserveOperation(orderId, { kind: 'capture', split });
+        // Without an amount a capture takes the whole reserve (1000): shares of less are refused, not taken for a partial one.
+        await expect(ledger.reserveOperation(orderId, { kind: 'capture', split })).rejects.toMatchObject({ reason: 'split_not_whole_reserve', available: 1000 });
+        await expect(ledger.reserveOperation(orderId, { kind: 'capture', split: [...split, { subMerchantId: 'mill', amount: 201 }] })).rejects.toMatchObject({
+          reason: 'split_not_whole_reserve',
+        });
+        const whole = await paidOrder(ledger, auth);
+        expect(await ledger.reserveOperation(whole.orderId, { kind: 'capture', split: [{ subMerchantId: 'farm', amount: 700 }, { subMerchantId: 'shop', amount: 300 }] })).toMatchObject({
+          amount: 1000,
+        });
+        const op = await ledger.reserveOperation(orderId, { kind: 'capture', amount: 800, split });
         expect(op).toMatchObject({ amount: 800, split });
         await ledger.settleOperation(op.id, { status: 'success' });
         await expect(ledger.reserveOperation(orderId, { kind: 'refund', split: [{ subMerchantId: 'shop', amount: 201 }] })).rejects.toMatchObject({
