@@ -11,10 +11,20 @@ describe('readCommandLine', () => {
     expect(readCommandLine([])).toEqual({ kind: 'run' });
     expect(readCommandLine(['-h'])).toEqual({ kind: 'help' });
     expect(readCommandLine(['--version'])).toEqual({ kind: 'version' });
-    expect(readCommandLine(['start'])).toEqual({ kind: 'wrong', problem: 'unexpected argument "start": the companion is configured by environment variables' });
+    expect(readCommandLine(['start'])).toEqual({ kind: 'wrong', problem: 'unexpected argument "start": the companion is configured by environment variables (or a .env file: --env-file .env)' });
     // A database URL given as a flag is not repeated: its password would be printed.
     expect(readCommandLine(['--database-url=postgres://shop:s3cret@db/shop']).toString()).not.toContain('s3cret');
     expect(readCommandLine(['--database-url=postgres://shop:s3cret@db/shop'])).toMatchObject({ problem: expect.stringMatching(/^unexpected argument \(one holding an @/) });
+  });
+
+  it('takes --env-file anywhere, in two words or with =, more than once, for the companion and its commands', () => {
+    expect(readCommandLine(['--env-file', '.env'])).toEqual({ kind: 'run', envFiles: ['.env'] });
+    expect(readCommandLine(['--env-file=.env', '--env-file=.env.local'])).toEqual({ kind: 'run', envFiles: ['.env', '.env.local'] });
+    expect(readCommandLine(['backup', '--to', 'b.db', '--env-file', 'prod.env'])).toEqual({ kind: 'backup', to: 'b.db', from: undefined, envFiles: ['prod.env'] });
+    expect(readCommandLine(['--env-file', '.env', 'copy-ledger', `--to=${TO}`])).toEqual({ kind: 'copy-ledger', to: TO, from: undefined, envFiles: ['.env'] });
+    for (const args of [['--env-file'], ['--env-file='], ['--env-file', '--help']]) {
+      expect(readCommandLine(args)).toEqual({ kind: 'wrong', problem: '--env-file needs a value: --env-file .env' });
+    }
   });
 
   it('reads copy-ledger with --to and --from, each as two words or with =', () => {

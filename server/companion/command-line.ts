@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 
 export const COMPANION_DOCS = 'https://github.com/payform/payform/tree/main/server/companion#readme';
 
-export const USAGE = `Usage: payform-companion [--help | --version]
+export const USAGE = `Usage: payform-companion [--env-file <file>] [--help | --version]
        payform-companion copy-ledger --to <postgres-url> [--from <sqlite-file>]
        payform-companion backup --to <file> [--from <sqlite-file>]
 
@@ -40,8 +40,10 @@ Every variable, its default and the recipes for Hono, Express and fetch servers:
 ${COMPANION_DOCS}
 
 Options:
-  -h, --help      print this help
-  -v, --version   print the version
+  --env-file <file>  read these variables from a .env file first (those already set win);
+                     for any command, and more than once
+  -h, --help         print this help
+  -v, --version      print the version
 
 Commands:
   copy-ledger     copy the ledger from its SQLite file into PostgreSQL, to run several
@@ -87,21 +89,54 @@ A PostgreSQL ledger is backed up with pg_dump. Exit code 0 once the backup is wr
 checked, 1 otherwise.
 `;
 
+/** `envFiles`: the .env files to read first, in order, when given (a variable already set wins, as under Node's `--env-file`). */
 export type CommandLine =
-  | { readonly kind: 'run' | 'help' | 'version' | 'copy-ledger-help' | 'backup-help' }
-  | { readonly kind: 'copy-ledger' | 'backup'; readonly to: string; readonly from: string | undefined }
+  | { readonly kind: 'run'; readonly envFiles?: readonly string[] }
+  | { readonly kind: 'help' | 'version' | 'copy-ledger-help' | 'backup-help' }
+  | { readonly kind: 'copy-ledger' | 'backup'; readonly to: string; readonly from: string | undefined; readonly envFiles?: readonly string[] }
   /** `command`: the command whose arguments are wrong (its refusals exit 1, as its failures do). */
   | { readonly kind: 'wrong'; readonly problem: string; readonly command?: LedgerCommand };
 
 type LedgerCommand = 'copy-ledger' | 'backup';
 
-export function readCommandLine(args: readonly string[]): CommandLine {
-  if (args.length === 0) return { kind: 'run' };
+export function readCommandLine(given: readonly string[]): CommandLine {
+  const read = readEnvFiles(given);
+  if ('problem' in read) return { kind: 'wrong', problem: read.problem };
+  const { args, envFiles } = read;
+  const loaded = envFiles.length > 0 ? { envFiles } : {};
+  if (args.length === 0) return { kind: 'run', ...loaded };
   const [first] = args;
-  if (first === 'copy-ledger' || first === 'backup') return readLedgerCommand(first, args.slice(1));
+  if (first === 'copy-ledger' || first === 'backup') {
+    const command = readLedgerCommand(first, args.slice(1));
+    return command.kind === first ? { ...command, ...loaded } : command;
+  }
   if (args.length === 1 && (first === '--help' || first === '-h')) return { kind: 'help' };
   if (args.length === 1 && (first === '--version' || first === '-v')) return { kind: 'version' };
-  return { kind: 'wrong', problem: `unexpected ${args.length === 1 ? 'argument' : 'arguments'} ${args.map(quoted).join(' ')}: the companion is configured by environment variables` };
+  return {
+    kind: 'wrong',
+    problem: `unexpected ${args.length === 1 ? 'argument' : 'arguments'} ${args.map(quoted).join(' ')}: the companion is configured by environment variables (or a .env file: --env-file .env)`,
+  };
+}
+
+/**
+ * `--env-file <file>` (or `=<file>`, repeatable), anywhere on the line: Node's own option, for a
+ * bin that pnpm and Yarn start through a shell script, or from an archive, where `node
+ * --env-file=.env node_modules/.bin/payform-companion` cannot reach it. The rest as given.
+ */
+function readEnvFiles(given: readonly string[]): { args: string[]; envFiles: string[] } | { problem: string } {
+  const args: string[] = [];
+  const envFiles: string[] = [];
+  for (let index = 0; index < given.length; index += 1) {
+    const arg = given[index]!;
+    if (arg !== '--env-file' && !arg.startsWith('--env-file=')) {
+      args.push(arg);
+      continue;
+    }
+    const file = arg === '--env-file' ? given[(index += 1)] : arg.slice('--env-file='.length);
+    if (!file || (arg === '--env-file' && file.startsWith('-'))) return { problem: '--env-file needs a value: --env-file .env' };
+    envFiles.push(file);
+  }
+  return { args, envFiles };
 }
 
 /**

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,7 +105,7 @@ describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', 
   it('stops with exit code 1 and `npm install pg` for a postgres:// URL', async () => {
     const { code, stdout, stderr } = await startWithout('pg', 'postgres://payform:payform@127.0.0.1:5432/payform_test');
     expect(code).toBe(1);
-    expect(stderr).toContain("payform companion could not start: A PostgreSQL ledger (PAYFORM_DATABASE_URL postgres://…) needs the 'pg' package, which is not installed: run `npm install pg`");
+    expect(stderr).toContain("payform companion could not start: A PostgreSQL ledger (PAYFORM_DATABASE_URL postgres://…) needs the 'pg' package, which is not installed: run `npm install pg@8`");
     // One line, no stack, and it never listened.
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(stdout).not.toContain('listening');
@@ -115,7 +115,7 @@ describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', 
     const file = join(directory, 'data', 'ledger.db');
     const { code, stdout, stderr } = await startWithout('better-sqlite3', file);
     expect(code).toBe(1);
-    expect(stderr).toContain("needs the 'better-sqlite3' package, which is not installed: run `npm install better-sqlite3`");
+    expect(stderr).toContain("needs the 'better-sqlite3' package, which is not installed: run `npm install better-sqlite3@12`");
     expect(stdout).not.toContain('listening');
     expect(existsSync(join(directory, 'data'))).toBe(false);
   }, 60_000);
@@ -124,7 +124,7 @@ describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', 
     const { code, stderr } = await startWithout('better-sqlite3', null, { PAYFORM_DATABASE_ULR: 'postgres://payform:payform@127.0.0.1:5432/payform' });
     expect(code).toBe(1);
     expect(stderr).toContain('payform companion could not start: PAYFORM_DATABASE_URL is not set, so the ledger defaulted to ');
-    expect(stderr).toContain('set PAYFORM_DATABASE_URL to your postgres:// URL, or run `npm install better-sqlite3`; PAYFORM_DATABASE_ULR is set: did you mean PAYFORM_DATABASE_URL?');
+    expect(stderr).toContain('set PAYFORM_DATABASE_URL to your postgres:// URL, or run `npm install better-sqlite3@12`; PAYFORM_DATABASE_ULR is set: did you mean PAYFORM_DATABASE_URL?');
     expect(existsSync(join(directory, 'data'))).toBe(false);
   }, 60_000);
 });
@@ -149,8 +149,30 @@ describe('payform-companion on the command line', () => {
   it('refuses an argument it does not know, with exit code 2, instead of starting', async () => {
     const { code, stdout, stderr } = await runMain(['--port', '4000']);
     expect(code).toBe(2);
-    expect(stderr).toContain('unexpected arguments "--port" "4000": the companion is configured by environment variables');
+    expect(stderr).toContain('unexpected arguments "--port" "4000": the companion is configured by environment variables (or a .env file: --env-file .env)');
     expect(stdout).not.toContain('listening');
+  }, 60_000);
+
+  it('--env-file reads its variables before the settings, and a file it cannot read stops the start', async () => {
+    const log = join(directory, 'no-such-folder', 'from-env-file.log');
+    const envFile = join(directory, 'companion.env');
+    writeFileSync(envFile, `# the shop's settings\nPAYFORM_LOG_FILE=${log}\n`);
+    const read = await runMain([`--env-file=${envFile}`]);
+    expect(read.code).toBe(1);
+    expect(read.stderr).toContain(`payform companion could not start: PAYFORM_LOG_FILE is ${log}, which cannot be written`);
+
+    const missing = join(directory, 'missing.env');
+    const unread = await runMain(['--env-file', missing]);
+    // Node 20 itself looks for an --env-file given after the script, and stops first (exit 9),
+    // though it loads none from there; later Nodes leave it to the companion.
+    if (unread.code === 9) {
+      expect(process.versions.node).toMatch(/^20\./);
+      expect(unread.stderr.trim()).toBe(`${process.execPath}: ${missing}: not found`);
+    } else {
+      expect(unread.code).toBe(1);
+      expect(unread.stderr.trim()).toBe(`payform companion could not start: --env-file ${missing} cannot be read (ENOENT: no such file or directory, open '${missing}'): give the path of your .env file`);
+    }
+    expect(unread.stdout).not.toContain('listening');
   }, 60_000);
 });
 

@@ -22,6 +22,15 @@ if (commandLine.kind === 'wrong') {
   // A command's refusals are its failures (exit 1): a script checks one code.
   process.exit(commandLine.command ? 1 : 2);
 }
+// As Node's own --env-file: in order, a variable already set is kept.
+for (const file of ('envFiles' in commandLine && commandLine.envFiles) || []) {
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    console.error(`payform companion could not start: --env-file ${file} cannot be read (${(error as Error).message}): give the path of your .env file`);
+    process.exit(1);
+  }
+}
 if (commandLine.kind === 'copy-ledger' || commandLine.kind === 'backup') {
   const output = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
   const run = commandLine.kind === 'copy-ledger' ? (await import('./copy-ledger.js')).runCopyLedger : (await import('./backup.js')).runBackup;

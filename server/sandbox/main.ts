@@ -80,7 +80,7 @@ const server = serve({ fetch: sandbox.fetch, port: options.port, hostname: optio
   // Every line the companion needs, as a .env file takes them (comments on lines of their own): on
   // this machine it follows the sandbox's redirects by itself; elsewhere (another host, a
   // container) it needs PAYFORM_SANDBOX_ORIGIN as well.
-  console.log(`payform sandbox gateway listening on ${url} — for the companion's environment, as a .env file (which it does not read by itself: node --env-file=.env node_modules/.bin/payform-companion):
+  console.log(`payform sandbox gateway listening on ${url} — for the companion's environment, or a .env file it reads (npx payform-companion --env-file=.env):
 PAYFORM_GATEWAY_BASE_URL=${url}
 PAYFORM_GATEWAY_POS_ID=${project.posId}
 PAYFORM_GATEWAY_API_KEY=${project.apiKey}
