@@ -6,9 +6,14 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type Pg from 'pg';
+import { otherRelease, rebuildCommand } from './driver-releases.js';
+import type { Driver } from './driver-releases.js';
 import { MissingDriverError } from './missing-driver.js';
 
-async function load<T>(driver: string, database: string, importer: () => Promise<{ default: T }>): Promise<T> {
+async function load<T>(driver: Driver, database: string, importer: () => Promise<{ default: T }>): Promise<T> {
+  // Before the import: a release that crashes this Node gives no error to catch afterwards.
+  const other = otherRelease(driver, import.meta.url);
+  if (other) throw new Error(other);
   try {
     return (await importer()).default;
   } catch (error) {
@@ -34,10 +39,10 @@ export function loadPostgres(): Promise<typeof Pg> {
 export function sqliteBuildProblem(error: unknown): string | undefined {
   const message = error instanceof Error ? error.message : '';
   if (message.startsWith('Could not locate the bindings file')) {
-    return "better-sqlite3 is installed without its native module (it was never built: an install with --ignore-scripts, or a build that failed): run `npm rebuild better-sqlite3`, which downloads a prebuilt one or compiles it (python3, make and a C++ compiler)";
+    return `better-sqlite3 is installed without its native module (it was never built: an install with --ignore-scripts, or a build that failed): run ${rebuildCommand()}, which downloads a prebuilt one or compiles it (python3, make and a C++ compiler)`;
   }
   if (message.includes('NODE_MODULE_VERSION')) {
-    return `better-sqlite3's native module was built for another Node.js than this one (${process.version}): run \`npm rebuild better-sqlite3\``;
+    return `better-sqlite3's native module was built for another Node.js than this one (${process.version}): run ${rebuildCommand()}`;
   }
   return undefined;
 }

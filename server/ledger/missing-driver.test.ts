@@ -6,7 +6,7 @@ import { MissingDriverError } from './missing-driver.js';
 it('names the package for a URL given, and the unset PAYFORM_DATABASE_URL for the default file', () => {
   const given = new MissingDriverError('better-sqlite3', 'A SQLite ledger (PAYFORM_DATABASE_URL a file path or :memory:)');
   expect(given.message).toBe(
-    "A SQLite ledger (PAYFORM_DATABASE_URL a file path or :memory:) needs the 'better-sqlite3' package, which is not installed: run `npm install better-sqlite3`",
+    "A SQLite ledger (PAYFORM_DATABASE_URL a file path or :memory:) needs the 'better-sqlite3' package, which is not installed: run `npm install better-sqlite3@12`",
   );
 
   const defaulted = given.unsetUrl('/srv/shop/data/payform.db');
@@ -14,6 +14,6 @@ it('names the package for a URL given, and the unset PAYFORM_DATABASE_URL for th
   expect(defaulted.driver).toBe('better-sqlite3');
   expect(defaulted.message).toBe(
     "PAYFORM_DATABASE_URL is not set, so the ledger defaulted to /srv/shop/data/payform.db (SQLite), which needs the 'better-sqlite3' package: " +
-      'set PAYFORM_DATABASE_URL to your postgres:// URL, or run `npm install better-sqlite3`',
+      'set PAYFORM_DATABASE_URL to your postgres:// URL, or run `npm install better-sqlite3@12`',
   );
 });
