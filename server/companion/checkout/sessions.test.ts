@@ -93,7 +93,7 @@ describe('POST /api/checkout/sessions', () => {
     [{ ttl_seconds: 10 }, 'ttl_seconds', 'must be at least 60'],
     [{ extra: 1 }, 'extra', 'is not allowed'],
     [{ customer: { email: 'not-mail' } }, 'customer.email', 'must be an e-mail address'],
-    [{ split: [{ sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 5 }] }, 'split', 'amounts must add up to amount'],
+    [{ split: [{ sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 5 }] }, 'split', 'amounts must add up to amount, 10: they make 5'],
     [{ method: 'auth', amount: 5, split: [{ sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 5 }] }, 'split', 'applies to purchase sessions'],
   ])('answers 400 naming the field for %j', async (change, field, reason) => {
     const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', ...change } });

@@ -55,11 +55,17 @@ export function checkAmount(
   if (refusal !== undefined) ctx.addIssue({ code: 'custom', path: [...path], message: refusal });
 }
 
-/** The amount as minor units, for a currency known only after validation: else a 400 on `field`. */
-export function minorUnitsOf(amount: number, currency: string, field: string): MinorUnits {
-  const refusal = amountRefusal(amount, currency);
-  if (refusal !== undefined) throw ApiProblem.invalid({ [field]: refusal });
-  return minorUnits(amount);
+/**
+ * Amounts by field, for a currency known only after validation (an operation's, its order's):
+ * as minor units, else one 400 naming every field refused, as validation names them.
+ */
+export function minorUnitsIn(currency: string, amounts: Readonly<Record<string, number>>): Readonly<Record<string, MinorUnits>> {
+  const refused = Object.entries(amounts).flatMap(([field, amount]) => {
+    const refusal = amountRefusal(amount, currency);
+    return refusal === undefined ? [] : [[field, refusal] as const];
+  });
+  if (refused.length > 0) throw ApiProblem.invalid(Object.fromEntries(refused));
+  return Object.fromEntries(Object.entries(amounts).map(([field, amount]) => [field, minorUnits(amount)]));
 }
 
 /**
@@ -75,5 +81,5 @@ export function checkSplitTotal(
   if (total === undefined || split === undefined || split.length === 0) return;
   if (![total, ...split.map((share) => share.amount)].every(Number.isSafeInteger)) return; // reported on its own field
   const sum = split.reduce((acc, share) => acc + BigInt(share.amount), 0n);
-  if (sum !== BigInt(total)) ctx.addIssue({ code: 'custom', path: ['split'], message: `amounts must add up to ${totalField}` });
+  if (sum !== BigInt(total)) ctx.addIssue({ code: 'custom', path: ['split'], message: `amounts must add up to ${totalField}, ${total}: they make ${sum}` });
 }

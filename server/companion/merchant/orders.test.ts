@@ -314,6 +314,13 @@ describe('capture and void', () => {
     expect((await op(orderId, 'capture', 400, { amount: 10.5 })).error.fields.amount).toBe('must be an integer number of minor units (24950 = 249.50 UAH)');
     expect((await op(orderId, 'capture', 400, { amount: '1000' })).error.fields.amount).toBe('must be a JSON number, not a string: an integer number of minor units of the currency (24950 = 249.50 UAH, 500 = 500 JPY)');
     expect((await op(orderId, 'capture', 400, { charge_amount: 1 })).error.fields.charge_amount).toBe('is not allowed');
+    // Every amount the order's currency refuses is named in one answer, as validation names fields.
+    const halves = { amount: 12_000.5, split: [{ sub_merchant_id: SUB_A, amount: 6_000.5 }, { sub_merchant_id: SUB_B, amount: 6_000 }, { sub_merchant_id: TEST_SUB_MERCHANTS[2].id, amount: -1 }] };
+    expect((await op(orderId, 'split-capture', 400, halves)).error.fields).toEqual({
+      amount: 'must be an integer number of minor units (24950 = 249.50 UAH)',
+      'split[0].amount': 'must be an integer number of minor units (24950 = 249.50 UAH)',
+      'split[2].amount': 'must be greater than 0',
+    });
     expect((await op(orderId, 'void', 400, { comment: 'x'.repeat(2049) })).error.fields.comment).toContain('2048');
     expect((await op('no-such-order', 'capture', 404)).error.code).toBe('order_not_found');
   });
@@ -514,7 +521,7 @@ describe('split operations', () => {
     const part = await op(session.order_id, 'refund', 422, { amount: 10 });
     expect(part.error).toMatchObject({ code: 'split_refund_required', fields: { split: 'is required to refund part of a split payment' } });
     const mismatch = await op(session.order_id, 'split-refund', 400, { amount: 5, split: [{ sub_merchant_id: SUB_A, amount: 4 }] });
-    expect(mismatch.error.fields).toEqual({ split: 'amounts must add up to amount' });
+    expect(mismatch.error.fields).toEqual({ split: 'amounts must add up to amount, 5: they make 4' });
     expect((await stack.ledger.getOrder(session.order_id))?.operations).toEqual([]);
     expect((await stack.companion.companion.services.gateway.orders.get(session.order_id)).filter((entry) => entry.method === 'refund')).toEqual([]);
     // The whole rest may go as a plain refund: every share's rest is returned.
@@ -523,7 +530,7 @@ describe('split operations', () => {
     const auth = await paidOrder('auth', { amount: 100 });
     await op(auth, 'split-capture', 200, { split: [{ sub_merchant_id: SUB_A, amount: 70 }, { sub_merchant_id: SUB_B, amount: 30 }] });
     expect((await op(auth, 'refund', 422, { amount: 10 })).error.code).toBe('split_refund_required');
-    expect((await op(auth, 'split-capture', 400, { amount: 50, split: [{ sub_merchant_id: SUB_A, amount: 30 }] })).error.fields).toEqual({ split: 'amounts must add up to amount' });
+    expect((await op(auth, 'split-capture', 400, { amount: 50, split: [{ sub_merchant_id: SUB_A, amount: 30 }] })).error.fields).toEqual({ split: 'amounts must add up to amount, 50: they make 30' });
   });
 });
 

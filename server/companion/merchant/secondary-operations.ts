@@ -14,7 +14,7 @@ import { isLedgerUnavailable, OperationRefused } from '../../ledger/index.js';
 import type { HeldAnswers } from '../checkout/held-answers.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { formatLimit, minorUnits } from '@payform/gateway';
-import { minorUnitsOf } from '../http/amounts.js';
+import { minorUnitsIn } from '../http/amounts.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, capitalise } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
@@ -43,12 +43,17 @@ export class SecondaryOperations {
   async perform(orderId: string, kind: OperationKind, body: OperationBody, requestKey?: string): Promise<OperationOutcome> {
     const { ledger, logger } = this.#deps;
     const payment = await this.#payment(orderId);
+    const shareField = (i: number) => `split[${i}].amount`;
+    const units = minorUnitsIn(payment.currency, {
+      ...(body.amount === undefined ? {} : { amount: body.amount }),
+      ...Object.fromEntries(body.split?.map((share, i) => [shareField(i), share.amount]) ?? []),
+    });
     const request = definedFields<OperationRequest>({
       kind,
-      amount: body.amount === undefined ? undefined : minorUnitsOf(body.amount, payment.currency, 'amount'),
+      amount: units.amount,
       // Masked as the body was read (operation-request.ts).
       comment: body.comment,
-      split: body.split?.map((share, i): SplitShare => ({ subMerchantId: share.sub_merchant_id, amount: minorUnitsOf(share.amount, payment.currency, `split[${i}].amount`) })),
+      split: body.split?.map((share, i): SplitShare => ({ subMerchantId: share.sub_merchant_id, amount: units[shareField(i)]! })),
       overCapturePercent: kind === 'capture' ? this.#deps.options.captureOverReservePercent : undefined,
       requestKey,
     });
