@@ -110,6 +110,9 @@ function routesOf(app: Hono<SandboxEnv>): KnownRoute[] {
     }));
 }
 
+/** What orchestrators and the companion name their probes: the sandbox's one is /health. */
+const PROBE = /^\/(?:healthz|readyz?|livez?|status|ping)$/i;
+
 /**
  * What a 404 adds for a path that is nearly right: the same path without a trailing or doubled
  * slash, or under /api/v1 (the interface's only prefix), when a route answers there; for any
@@ -127,5 +130,6 @@ function pathHint(method: string, path: string, known: readonly KnownRoute[]): s
   // /payment, /v1/payment, /api/payment, /api/v2/payment: the same endpoint under /api/v1.
   const rest = tidy.replace(/^(\/api)?(\/v\d+)?(?=\/)/, '');
   const moved = route(`/api/v1${rest}`);
+  if (!moved && PROBE.test(tidy)) return ': the sandbox’s health check is GET /health';
   return moved ? `: the interface is under /api/v1, ${moved.method} /api/v1${rest}` : ': the interface is under /api/v1 (POST /api/v1/payment…), the control plane under /_sandbox';
 }

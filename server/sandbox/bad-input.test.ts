@@ -261,6 +261,7 @@ describe('bad input never reaches the state', () => {
     expect(await message('POST', '/api/v1//refund')).toBe('POST /api/v1//refund not found: no trailing or double slash, POST /api/v1/refund');
     expect(await message('GET', '/_sandbox/webhooks/')).toBe('GET /_sandbox/webhooks/ not found: no trailing or double slash, GET /_sandbox/webhooks');
     expect(await message('GET', '/nowhere')).toBe('GET /nowhere not found: the interface is under /api/v1 (POST /api/v1/payment…), the control plane under /_sandbox');
+    for (const probe of ['/healthz', '/readyz', '/livez']) expect(await message('GET', probe)).toBe(`GET ${probe} not found: the sandbox’s health check is GET /health`);
     // Under /api/v1 an unknown path is only not found.
     expect(await message('POST', '/api/v1/payments')).toBe('POST /api/v1/payments not found');
   });
