@@ -145,7 +145,7 @@ function decideCapture(payment: MoneyPayment, operations: readonly MoneyOperatio
   // must make the whole of it, as the gateway takes a split capture without charge_amount: their
   // sum taken instead would release the rest of the reserve, or over-capture, unasked.
   if (request.amount === undefined && request.split && splitTotal(request.split) !== payment.amount) {
-    throw new OperationRefused('split_not_whole_reserve', `a split capture without an amount takes the whole reserve, ${formatMinorUnits(payment.amount, payment.currency)}: its shares must add up to it`, payment.amount);
+    throw new OperationRefused('split_not_whole_reserve', `a split capture without an amount takes the whole reserve, ${formatLimit(payment.amount, payment.currency)}: its shares must add up to it`, payment.amount);
   }
   const amount = request.amount ?? payment.amount;
   if (amount > totals.capturable) {

@@ -1,7 +1,8 @@
 /**
  * Bodies of the merchant's secondary operations. Amounts are integer minor units of the order's
  * currency (checked against it once the order is read); omitted, they mean "all that is left"
- * (the rest of the reserve, the refundable amount).
+ * (the whole reserve, which a split capture's shares must make; the refundable amount), or for
+ * a split refund the sum of its shares.
  */
 import * as z from 'zod';
 import { Comment as WireComment } from '@payform/gateway/wire';

@@ -491,7 +491,7 @@ describe('split operations', () => {
     for (const split of [[{ sub_merchant_id: SUB_A, amount: 70 }], [{ sub_merchant_id: SUB_A, amount: 70 }, { sub_merchant_id: SUB_B, amount: 31 }]]) {
       expect((await op(orderId, 'split-capture', 422, { split })).error).toEqual({
         code: 'split_not_whole_reserve',
-        message: 'A split capture without an amount captures the whole reserve, 100 (1.00 UAH): its shares must add up to it (give amount to capture part of it)',
+        message: 'A split capture without an amount captures the whole reserve, 100 (1.00 UAH): its shares must add up to it (to capture another amount, part of it or more, give amount)',
         fields: { split: 'must add up to 100 (1.00 UAH), the whole reserve, when amount is left out' },
       });
     }

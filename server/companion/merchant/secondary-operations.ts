@@ -257,7 +257,7 @@ function refusalProblem(error: OperationRefused, kind: OperationKind, currency: 
     case 'exceeds_refundable':
       return new ApiProblem(422, error.reason, `At most ${limit} can be ${VERB[kind]}`, { amount: `must be at most ${limit}` });
     case 'split_not_whole_reserve':
-      return new ApiProblem(422, error.reason, `A split capture without an amount captures the whole reserve, ${limit}: its shares must add up to it (give amount to capture part of it)`, {
+      return new ApiProblem(422, error.reason, `A split capture without an amount captures the whole reserve, ${limit}: its shares must add up to it (to capture another amount, part of it or more, give amount)`, {
         split: `must add up to ${limit}, the whole reserve, when amount is left out`,
       });
     case 'exceeds_sub_merchant_share':

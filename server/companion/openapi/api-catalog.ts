@@ -162,7 +162,7 @@ const operationAnswers = {
   202: json('Sent, answer lost: pending until the order state or a webhook settles it', OperationAnswer),
   404: problem('Unknown order (order_not_found), or one the gateway does not know (not_found_at_gateway)'),
   409: problem('Refused by a rule of the order’s state (code says which); order_not_paid: its checkout session has no payment yet (`session`: its id and status)'),
-  422: problem('Amount above what is left (fields.amount says the limit), or refused by the gateway'),
+  422: problem('Amount above what is left (fields.amount says the limit), a split against the order’s shares or a split capture without amount short of or over the reserve (fields.split, fields["split[i].…"]), or refused by the gateway'),
 };
 
 export const API: readonly ApiOperation[] = [
