@@ -601,6 +601,7 @@ describe('the back office, mounted with the companion under /payments', () => {
     shop.route('/', (await composeUnder(url, { backOffice: { path: '/admin', dir } })).app);
     const warned = logs.filter((line) => line.includes('backOffice'));
     expect(warned).toHaveLength(1);
+    expect(logs.filter((line) => line.includes('back office at'))).toEqual([]);
     expect(warned[0]).toContain('npm run build -w @payform/companion');
     const page = await fetch(`${url}/payments/admin`);
     expect(page.status).toBe(503);

@@ -371,9 +371,6 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   // Relaying is a choice with a compliance cost: a warning, so PAYFORM_LOG_LEVEL=warn still says it.
   if (settings.tokenizer) logger.info('card data: <pay-form> sends it to the gateway’s tokenizer, and card numbers never reach this server');
   else logger.warn('card data: relayed through this server, which puts it in PCI DSS scope; set PAYFORM_GATEWAY_WIDGET_KEY to have <pay-form> tokenize cards in the browser');
-  // Listening, the bin prints it among its addresses; mounted, no one would say where it is.
-  const { backOffice, publicUrl: servedAt } = app.companion.services.options;
-  if (backOffice && !server) logger.info(`back office at ${servedAt}${backOffice.path} (sign in with the admin token)`);
   // Composed, it takes payments: what their webhooks did not settle, reconciliation does.
   app.companion.reconciler.start();
   const checking = new AbortController();

@@ -49,10 +49,12 @@ const NOT_BUILT = 'The back office is not built: run `npm run build -w @payform/
  */
 export function addBackOffice(app: Hono<CompanionEnv>, options: BackOfficeOptions, publicUrl: string, logger: Logger): void {
   const { path } = options;
-  // Said once, at start, rather than only to whoever opens the page.
-  if (!existsSync(join(options.dir, 'index.html'))) logger.warn(`backOffice: no built page in ${options.dir}. ${NOT_BUILT}.`);
   const apiBase = new URL(publicUrl).pathname.replace(/\/+$/, '');
   const mount = `${apiBase}${path}`;
+  // Said once, at start, rather than only to whoever opens the page; where it is, too: mounted
+  // in a merchant's server, nothing else would say it.
+  if (!existsSync(join(options.dir, 'index.html'))) logger.warn(`backOffice: no built page in ${options.dir}. ${NOT_BUILT}.`);
+  else logger.info(`back office at ${publicUrl.replace(/\/+$/, '')}${path} (sign in with the admin token)`);
   const files = new FileCache();
   const settings = JSON.stringify({ apiBase, subMerchants: options.subMerchants })
     // Inside <script>, "</script" or "<!--" in a seller's name must not end or change the block.
