@@ -25,6 +25,8 @@ describe('readCommandLine', () => {
     for (const args of [['--env-file'], ['--env-file='], ['--env-file', '--help']]) {
       expect(readCommandLine(args)).toEqual({ kind: 'wrong', problem: '--env-file needs a value: --env-file .env' });
     }
+    // A command's own refusal, as its other wrong arguments are.
+    expect(readCommandLine(['backup', '--to', 'b.db', '--env-file'])).toEqual({ kind: 'wrong', command: 'backup', problem: '--env-file needs a value: --env-file .env' });
   });
 
   it('reads copy-ledger with --to and --from, each as two words or with =', () => {

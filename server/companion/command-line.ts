@@ -89,7 +89,7 @@ A PostgreSQL ledger is backed up with pg_dump. Exit code 0 once the backup is wr
 checked, 1 otherwise.
 `;
 
-/** `envFiles`: the .env files to read first, in order, when given (a variable already set wins, as under Node's `--env-file`). */
+/** `envFiles`: the .env files to read first, when given (env-files.ts: as under Node's own `--env-file`). */
 export type CommandLine =
   | { readonly kind: 'run'; readonly envFiles?: readonly string[] }
   | { readonly kind: 'help' | 'version' | 'copy-ledger-help' | 'backup-help' }
@@ -101,7 +101,11 @@ type LedgerCommand = 'copy-ledger' | 'backup';
 
 export function readCommandLine(given: readonly string[]): CommandLine {
   const read = readEnvFiles(given);
-  if ('problem' in read) return { kind: 'wrong', problem: read.problem };
+  if ('problem' in read) {
+    // A command's refusal is its own (exit 1), as its other wrong arguments are.
+    const command = given.find((arg): arg is LedgerCommand => arg === 'copy-ledger' || arg === 'backup');
+    return { kind: 'wrong', problem: read.problem, ...(command ? { command } : {}) };
+  }
   const { args, envFiles } = read;
   const loaded = envFiles.length > 0 ? { envFiles } : {};
   if (args.length === 0) return { kind: 'run', ...loaded };

@@ -6,6 +6,7 @@
  * `payform-companion backup` backs its SQLite ledger up (backup.ts).
  */
 import { BACKUP_USAGE, COPY_LEDGER_USAGE, packageVersion, readCommandLine, USAGE } from './command-line.js';
+import { loadEnvFiles } from './env-files.js';
 
 const commandLine = readCommandLine(process.argv.slice(2));
 if (commandLine.kind === 'help' || commandLine.kind === 'copy-ledger-help' || commandLine.kind === 'backup-help') {
@@ -22,14 +23,13 @@ if (commandLine.kind === 'wrong') {
   // A command's refusals are its failures (exit 1): a script checks one code.
   process.exit(commandLine.command ? 1 : 2);
 }
-// As Node's own --env-file: in order, a variable already set is kept.
-for (const file of ('envFiles' in commandLine && commandLine.envFiles) || []) {
-  try {
-    process.loadEnvFile(file);
-  } catch (error) {
-    console.error(`payform companion could not start: --env-file ${file} cannot be read (${(error as Error).message}): give the path of your .env file`);
-    process.exit(1);
-  }
+const envFiles = loadEnvFiles(('envFiles' in commandLine && commandLine.envFiles) || []);
+if ('problem' in envFiles) {
+  console.error(`payform companion could not start: ${envFiles.problem}`);
+  process.exit(1);
+}
+if (envFiles.late.length > 0) {
+  console.error(`payform companion: --env-file sets ${envFiles.late.join(', ')}, which Node reads only as it starts, so without effect here: set them in the environment instead`);
 }
 if (commandLine.kind === 'copy-ledger' || commandLine.kind === 'backup') {
   const output = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
