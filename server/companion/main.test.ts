@@ -45,7 +45,8 @@ async function runMain(
   const child = spawn(process.execPath, [...imports, MAIN, ...args], {
     ...(cwd ? { cwd } : {}),
     // An unreachable gateway: the start must stop before anything would call it.
-    env: { ...process.env, PAYFORM_DATABASE_URL: databaseUrl ?? undefined, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'main-test-admin-token-0123456789', ...env },
+    // Started as by npm (its hints name npm's commands), whatever runs the tests.
+    env: { ...process.env, npm_config_user_agent: 'npm/11.6.2 node/v20.20.2 linux x64', PAYFORM_DATABASE_URL: databaseUrl ?? undefined, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'main-test-admin-token-0123456789', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
   });
@@ -102,7 +103,7 @@ describe('payform-companion whose PAYFORM_LOG_FILE cannot be written', () => {
 });
 
 describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', () => {
-  it('stops with exit code 1 and `npm install pg` for a postgres:// URL', async () => {
+  it('stops with exit code 1 and `npm install pg@8` for a postgres:// URL', async () => {
     const { code, stdout, stderr } = await startWithout('pg', 'postgres://payform:payform@127.0.0.1:5432/payform_test');
     expect(code).toBe(1);
     expect(stderr).toContain("payform companion could not start: A PostgreSQL ledger (PAYFORM_DATABASE_URL postgres://…) needs the 'pg' package, which is not installed: run `npm install pg@8`");
@@ -111,7 +112,7 @@ describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', 
     expect(stdout).not.toContain('listening');
   }, 60_000);
 
-  it('stops with exit code 1 and `npm install better-sqlite3` for a file, creating no database', async () => {
+  it('stops with exit code 1 and `npm install better-sqlite3@12` for a file, creating no database', async () => {
     const file = join(directory, 'data', 'ledger.db');
     const { code, stdout, stderr } = await startWithout('better-sqlite3', file);
     expect(code).toBe(1);

@@ -19,7 +19,7 @@ import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { GatewayClient, nearestName, NetworkError, passwordMasked } from '@payform/gateway';
-import { isPostgresUrl, MissingDriverError, openLedger, upgradeNotice } from '../ledger/index.js';
+import { isPostgresUrl, MissingDriverError, openLedger, sqliteUnloadable, upgradeNotice } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
 import type { BackOfficeConfig } from './back-office/back-office-options.js';
@@ -810,9 +810,9 @@ function postgresRefusalHint(error: unknown): string {
  * words point at drivers of their own (bun:sqlite), which the ledger does not use.
  */
 function driverRuntimeHint(reason: string, databaseUrl: string): string {
-  const runtime = process.versions.bun ? 'Bun' : 'Deno' in globalThis ? 'Deno' : undefined;
-  if (!runtime || isPostgresUrl(databaseUrl) || !/better-sqlite3|node-api|napi|addon|dlopen/i.test(reason)) return '';
-  return ` (${runtime} does not load better-sqlite3 12, the companion's SQLite driver: set PAYFORM_DATABASE_URL to a postgres:// ledger, or run the companion with Node)`;
+  const unloadable = sqliteUnloadable();
+  if (!unloadable || isPostgresUrl(databaseUrl) || !/better-sqlite3|node-api|napi|addon|dlopen/i.test(reason)) return '';
+  return ` (${unloadable})`;
 }
 
 /**

@@ -4,56 +4,60 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVER_RANGES, installCommand, otherRelease, rebuildCommand } from './driver-releases.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setAgent, startedBy } from './testing/started-by.js';
+import { DRIVER_RANGES, installCommand, rebuildCommand, unfitRelease } from './driver-releases.js';
+import { loadSqlite } from './drivers.js';
 
-const userAgent = process.env.npm_config_user_agent;
-afterEach(() => {
-  if (userAgent === undefined) delete process.env.npm_config_user_agent;
-  else process.env.npm_config_user_agent = userAgent;
-});
-
-it('are the companion package’s peer dependencies', () => {
+it('are the companion package’s peer dependencies, each one caret range (its major is what the hints install)', () => {
   const manifest = JSON.parse(readFileSync(new URL('../companion/package.json', import.meta.url), 'utf8')) as { peerDependencies: Record<string, string> };
   expect(DRIVER_RANGES).toEqual(manifest.peerDependencies);
+  for (const range of Object.values(DRIVER_RANGES)) expect(range).toMatch(/^\^\d+\.\d+\.\d+$/);
 });
 
-describe('a driver of another release than the companion takes', () => {
-  let project: string;
-  /** A module of the merchant's project, where the drivers below are installed. */
-  let from: string;
-  beforeEach(() => {
-    project = mkdtempSync(join(tmpdir(), 'payform-driver-release-'));
-    from = pathToFileURL(join(project, 'server.js')).href;
+describe('a driver release that cannot run here', () => {
+  const projects: string[] = [];
+  startedBy('pnpm/10.4.1 npm/? node/v20.20.2 linux x64');
+  afterEach(() => {
+    for (const project of projects.splice(0)) rmSync(project, { recursive: true, force: true });
   });
-  afterEach(() => rmSync(project, { recursive: true, force: true }));
-  const installed = (driver: string, manifest: object) => {
-    mkdirSync(join(project, 'node_modules', driver), { recursive: true });
-    writeFileSync(join(project, 'node_modules', driver, 'package.json'), JSON.stringify({ name: driver, ...manifest }));
+  /** A module of a merchant's project with these drivers installed (one project each: require caches a package.json read). */
+  const projectWith = (drivers: Record<string, object>): string => {
+    const project = mkdtempSync(join(tmpdir(), 'payform-driver-release-'));
+    projects.push(project);
+    for (const [driver, manifest] of Object.entries(drivers)) {
+      mkdirSync(join(project, 'node_modules', driver), { recursive: true });
+      writeFileSync(join(project, 'node_modules', driver, 'package.json'), JSON.stringify({ name: driver, ...manifest }));
+    }
+    return pathToFileURL(join(project, 'server.js')).href;
   };
 
-  it('is named before it is loaded, with the Node it asks for and the install that fixes it', () => {
-    process.env.npm_config_user_agent = 'pnpm/10.4.1 npm/? node/v20.20.2 linux x64';
-    installed('better-sqlite3', { version: '13.2.0', engines: { node: '>=22' } });
-    installed('pg', { version: '9.0.0' });
-    expect(otherRelease('better-sqlite3', from)).toBe(
-      `better-sqlite3 13.2.0 is installed, and the companion takes better-sqlite3 ^12.11.1, its peer dependency (13.2.0 asks for Node >=22; this is ${process.version}): run \`pnpm add better-sqlite3@12\``,
+  it('is named before it is loaded: one that asks for another Node, or an older one than the companion takes', async () => {
+    // As better-sqlite3 13 on Node 20 (>=22): a Node no test runner here has.
+    const from = projectWith({ 'better-sqlite3': { version: '13.2.0', engines: { node: '>=99' } }, pg: { version: '8.0.0' } });
+    const crash = `better-sqlite3 13.2.0 is installed, which asks for Node >=99: this is ${process.version}, where loading it would end the process without a word; run \`pnpm add better-sqlite3@12\`, the release the companion takes (^12.11.1)`;
+    expect(unfitRelease('better-sqlite3', from)).toBe(crash);
+    expect(unfitRelease('pg', from)).toBe('pg 8.0.0 is installed, older than the companion takes: run `pnpm add pg@8`, the release the companion takes (^8.23.1)');
+    expect(unfitRelease('better-sqlite3', projectWith({ 'better-sqlite3': { version: '12.4.0', engines: { node: '20.x || 22.x || >=24' } } }))).toBe(
+      'better-sqlite3 12.4.0 is installed, older than the companion takes: run `pnpm add better-sqlite3@12`, the release the companion takes (^12.11.1)',
     );
-    expect(otherRelease('pg', from)).toBe('pg 9.0.0 is installed, and the companion takes pg ^8.23.1, its peer dependency: run `pnpm add pg@8`');
+    // Checked as the driver loads, before the import that would crash.
+    await expect(loadSqlite(from)).rejects.toThrow(crash);
   });
 
-  it('says nothing of a release it takes, or of a driver not installed (the import says that)', () => {
-    installed('better-sqlite3', { version: '12.4.0', engines: { node: '20.x || 22.x' } });
-    expect(otherRelease('better-sqlite3', from)).toBeUndefined();
-    expect(otherRelease('pg', from)).toBeUndefined();
+  it('leaves alone one this Node runs, a later major too, and a driver not installed (the import says that)', () => {
+    const major = process.versions.node.split('.')[0];
+    expect(unfitRelease('better-sqlite3', projectWith({ 'better-sqlite3': { version: '13.2.0', engines: { node: `>=${major}` } } }))).toBeUndefined();
+    expect(unfitRelease('better-sqlite3', projectWith({ 'better-sqlite3': { version: '12.11.1', engines: { node: `${major}.x || 26.x` } } }))).toBeUndefined();
+    expect(unfitRelease('pg', projectWith({}))).toBeUndefined();
   });
 });
 
 describe('the commands', () => {
+  startedBy(undefined);
   it('in the words of the package manager that started the companion, npm’s when none did', () => {
     const by = (agent: string | undefined) => {
-      if (agent === undefined) delete process.env.npm_config_user_agent;
-      else process.env.npm_config_user_agent = agent;
+      setAgent(agent);
       return [installCommand('better-sqlite3'), rebuildCommand()];
     };
     expect(by('npm/11.6.2 node/v20.20.2 linux x64 workspaces/false')).toEqual(['npm install better-sqlite3@12', '`npm rebuild better-sqlite3`']);

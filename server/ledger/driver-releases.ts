@@ -2,21 +2,30 @@
 // builds one, in the words of the package manager the merchant runs. Apart from drivers.ts, whose
 // types name the drivers' own: missing-driver.ts, read by a merchant's compiler, imports this.
 import { createRequire } from 'node:module';
+import semver from 'semver';
 
 /** The companion's peerDependencies (driver-releases.test.ts holds them equal to its package.json). */
 export const DRIVER_RANGES = { 'better-sqlite3': '^12.11.1', pg: '^8.23.1' } as const;
 export type Driver = keyof typeof DRIVER_RANGES;
 
-const majorOf = (version: string) => version.replace(/^[\^~]/, '').split('.')[0]!;
 
 /** The tool running this process, from the variable npm, pnpm, Yarn and Bun set for their scripts and bins. */
 function packageManager(): string | undefined {
   return /^(npm|pnpm|yarn|bun)\//.exec(process.env.npm_config_user_agent ?? '')?.[1];
 }
 
+/**
+ * Under Bun or Deno, why no better-sqlite3 the companion takes will do: neither loads 12 (Bun:
+ * "not yet supported"; Deno: not a Node-API addon). Undefined under Node.
+ */
+export function sqliteUnloadable(): string | undefined {
+  const runtime = process.versions.bun ? 'Bun' : 'Deno' in globalThis ? 'Deno' : undefined;
+  return runtime && `${runtime} does not load better-sqlite3 12, the companion's SQLite driver: set PAYFORM_DATABASE_URL to a postgres:// ledger, or run the companion with Node`;
+}
+
 /** `npm install better-sqlite3@12`, or pnpm's, Yarn's or Bun's `add`: the release the companion takes. */
 export function installCommand(driver: Driver): string {
-  const spec = `${driver}@${majorOf(DRIVER_RANGES[driver])}`;
+  const spec = `${driver}@${semver.minVersion(DRIVER_RANGES[driver])!.major}`;
   const tool = packageManager();
   return tool && tool !== 'npm' ? `${tool} add ${spec}` : `npm install ${spec}`;
 }
@@ -43,13 +52,14 @@ export function rebuildCommand(): string {
 }
 
 /**
- * What is wrong with the installed release of `driver`, read from its package.json before it is
- * loaded, when it is another major than the companion takes. better-sqlite3 13 asks for Node 22,
- * and an older Node that loads it ends with a segmentation fault: no error to catch, no word.
- * pnpm and Yarn install it where the peer range says 12 with only a warning, npm when told to.
- * Bun and Deno are left to load what they can: 12 loads in neither, 13 in both.
+ * What stops the installed release of `driver` from running here, read from its package.json
+ * before it is loaded: a release that asks for another Node (better-sqlite3 13 asks for 22, and
+ * Node 20 loading it ends with a segmentation fault: no error to catch, no word), or one older
+ * than the companion takes. pnpm and Yarn install it over the peer range with only a warning.
+ * A later major this Node runs is left to load, as npm would with its warning. Bun and Deno are
+ * left to load what they can: 12 loads in neither, 13 in both.
  */
-export function otherRelease(driver: Driver, from: string): string | undefined {
+export function unfitRelease(driver: Driver, from: string): string | undefined {
   if (process.versions.bun || process.versions.deno) return undefined;
   let installed: { version?: unknown; engines?: { node?: unknown } };
   try {
@@ -57,8 +67,13 @@ export function otherRelease(driver: Driver, from: string): string | undefined {
   } catch {
     return undefined; // Not installed, or unreadable: the import says which.
   }
+  const { version, engines } = installed;
+  if (typeof version !== 'string' || !semver.valid(version)) return undefined;
   const range = DRIVER_RANGES[driver];
-  if (typeof installed.version !== 'string' || majorOf(installed.version) === majorOf(range)) return undefined;
-  const engines = typeof installed.engines?.node === 'string' ? ` (${installed.version} asks for Node ${installed.engines.node}; this is ${process.version})` : '';
-  return `${driver} ${installed.version} is installed, and the companion takes ${driver} ${range}, its peer dependency${engines}: run \`${installCommand(driver)}\``;
+  const fix = `run \`${installCommand(driver)}\`, the release the companion takes (${range})`;
+  if (typeof engines?.node === 'string' && semver.validRange(engines.node) && !semver.satisfies(process.versions.node, engines.node)) {
+    return `${driver} ${version} is installed, which asks for Node ${engines.node}: this is ${process.version}, where loading it would end the process without a word; ${fix}`;
+  }
+  if (semver.ltr(version, range)) return `${driver} ${version} is installed, older than the companion takes: ${fix}`;
+  return undefined;
 }

@@ -3,9 +3,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startedBy } from './testing/started-by.js';
 import { sqliteBuildProblem } from './drivers.js';
 
 const require = createRequire(import.meta.url);
+
+// As started by npm: its commands are the ones named (driver-releases.test.ts tries the others).
+startedBy('npm/11.6.2 node/v20.20.2 linux x64');
 
 /** What better-sqlite3 throws when its native module was never built: `bindings`' own error, for a package root without one. */
 function unbuiltModuleError(): unknown {

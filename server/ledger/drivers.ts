@@ -6,14 +6,14 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type Pg from 'pg';
-import { otherRelease, rebuildCommand } from './driver-releases.js';
+import { rebuildCommand, unfitRelease } from './driver-releases.js';
 import type { Driver } from './driver-releases.js';
 import { MissingDriverError } from './missing-driver.js';
 
-async function load<T>(driver: Driver, database: string, importer: () => Promise<{ default: T }>): Promise<T> {
+async function load<T>(driver: Driver, database: string, importer: () => Promise<{ default: T }>, from: string): Promise<T> {
   // Before the import: a release that crashes this Node gives no error to catch afterwards.
-  const other = otherRelease(driver, import.meta.url);
-  if (other) throw new Error(other);
+  const unfit = unfitRelease(driver, from);
+  if (unfit) throw new Error(unfit);
   try {
     return (await importer()).default;
   } catch (error) {
@@ -23,12 +23,13 @@ async function load<T>(driver: Driver, database: string, importer: () => Promise
   }
 }
 
-export function loadSqlite(): Promise<typeof BetterSqlite3> {
-  return load('better-sqlite3', 'A SQLite ledger (PAYFORM_DATABASE_URL a file path or :memory:)', () => import('better-sqlite3'));
+/** `from`: where the driver's release is looked up (a test's project; else beside this module, as the import finds it). */
+export function loadSqlite(from = import.meta.url): Promise<typeof BetterSqlite3> {
+  return load('better-sqlite3', 'A SQLite ledger (PAYFORM_DATABASE_URL a file path or :memory:)', () => import('better-sqlite3'), from);
 }
 
-export function loadPostgres(): Promise<typeof Pg> {
-  return load('pg', 'A PostgreSQL ledger (PAYFORM_DATABASE_URL postgres://…)', () => import('pg'));
+export function loadPostgres(from = import.meta.url): Promise<typeof Pg> {
+  return load('pg', 'A PostgreSQL ledger (PAYFORM_DATABASE_URL postgres://…)', () => import('pg'), from);
 }
 
 /**

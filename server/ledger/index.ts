@@ -12,6 +12,7 @@ export { isLedgerFault, isLedgerUnavailable, STORAGE_CODES } from './availabilit
 export { LedgerNotDurable, NOT_DURABLE } from './durability.js';
 export { onReadOnlyFileSystem } from './file-faults.js';
 export { MissingDriverError } from './missing-driver.js';
+export { sqliteUnloadable } from './driver-releases.js';
 export { upgradeNotice } from './upgrade-notice.js';
 export type { UpgradeNotice } from './upgrade-notice.js';
 export type { IndexBuilds, IndexBuildState, LedgerLog } from './index-builds.js';

@@ -1,6 +1,6 @@
 // Apart from drivers.ts, whose types name the drivers' own: a merchant's compiler, without
 // @types/better-sqlite3 or pg installed, can read this class's declaration.
-import { installCommand } from './driver-releases.js';
+import { installCommand, sqliteUnloadable } from './driver-releases.js';
 import type { Driver } from './driver-releases.js';
 
 /** The database driver a ledger's URL needs is not installed: the start stops, naming the package. */
@@ -8,7 +8,7 @@ export class MissingDriverError extends Error {
   constructor(
     readonly driver: Driver,
     database: string,
-    message = `${database} needs the '${driver}' package, which is not installed: run \`${installCommand(driver)}\``,
+    message = `${database} needs the '${driver}' package, which is not installed: ${installFix(driver)}`,
   ) {
     super(message);
     this.name = 'MissingDriverError';
@@ -25,7 +25,13 @@ export class MissingDriverError extends Error {
       this.driver,
       '',
       `PAYFORM_DATABASE_URL is not set, so the ledger defaulted to ${defaultFile} (SQLite), which needs the '${this.driver}' package: ` +
-        `set PAYFORM_DATABASE_URL to your postgres:// URL, or run \`${installCommand(this.driver)}\`${why}`,
+        `set PAYFORM_DATABASE_URL to your postgres:// URL, or ${installFix(this.driver)}${why}`,
     );
   }
+}
+
+/** The install that fixes it, or under Bun and Deno, for SQLite, why none would. */
+function installFix(driver: Driver): string {
+  const unloadable = driver === 'better-sqlite3' ? sqliteUnloadable() : undefined;
+  return unloadable ? `no install: ${unloadable}` : `run \`${installCommand(driver)}\``;
 }
