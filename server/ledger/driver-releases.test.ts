@@ -36,20 +36,20 @@ describe('a driver release that cannot run here', () => {
     // As better-sqlite3 13 on Node 20 (>=22): a Node no test runner here has.
     const from = projectWith({ 'better-sqlite3': { version: '13.2.0', engines: { node: '>=99' } }, pg: { version: '8.0.0' } });
     const crash = `better-sqlite3 13.2.0 is installed, which asks for Node >=99: this is ${process.version}, where loading it would end the process without a word; run \`pnpm add better-sqlite3@12\`, the release the companion takes (^12.11.1)`;
-    expect(unfitRelease('better-sqlite3', from)).toBe(crash);
-    expect(unfitRelease('pg', from)).toBe('pg 8.0.0 is installed, older than the companion takes: run `pnpm add pg@8`, the release the companion takes (^8.23.1)');
-    expect(unfitRelease('better-sqlite3', projectWith({ 'better-sqlite3': { version: '12.4.0', engines: { node: '20.x || 22.x || >=24' } } }))).toBe(
+    expect(await unfitRelease('better-sqlite3', from)).toBe(crash);
+    expect(await unfitRelease('pg', from)).toBe('pg 8.0.0 is installed, older than the companion takes: run `pnpm add pg@8`, the release the companion takes (^8.23.1)');
+    expect(await unfitRelease('better-sqlite3', projectWith({ 'better-sqlite3': { version: '12.4.0', engines: { node: '20.x || 22.x || >=24' } } }))).toBe(
       'better-sqlite3 12.4.0 is installed, older than the companion takes: run `pnpm add better-sqlite3@12`, the release the companion takes (^12.11.1)',
     );
     // Checked as the driver loads, before the import that would crash.
     await expect(loadSqlite(from)).rejects.toThrow(crash);
   });
 
-  it('leaves alone one this Node runs, a later major too, and a driver not installed (the import says that)', () => {
+  it('leaves alone one this Node runs, a later major too, and a driver not installed (the import says that)', async () => {
     const major = process.versions.node.split('.')[0];
-    expect(unfitRelease('better-sqlite3', projectWith({ 'better-sqlite3': { version: '13.2.0', engines: { node: `>=${major}` } } }))).toBeUndefined();
-    expect(unfitRelease('better-sqlite3', projectWith({ 'better-sqlite3': { version: '12.11.1', engines: { node: `${major}.x || 26.x` } } }))).toBeUndefined();
-    expect(unfitRelease('pg', projectWith({}))).toBeUndefined();
+    expect(await unfitRelease('better-sqlite3', projectWith({ 'better-sqlite3': { version: '13.2.0', engines: { node: `>=${major}` } } }))).toBeUndefined();
+    expect(await unfitRelease('better-sqlite3', projectWith({ 'better-sqlite3': { version: '12.11.1', engines: { node: `${major}.x || 26.x` } } }))).toBeUndefined();
+    expect(await unfitRelease('pg', projectWith({}))).toBeUndefined();
   });
 });
 

@@ -2,12 +2,13 @@
 // builds one, in the words of the package manager the merchant runs. Apart from drivers.ts, whose
 // types name the drivers' own: missing-driver.ts, read by a merchant's compiler, imports this.
 import { createRequire } from 'node:module';
-import semver from 'semver';
 
 /** The companion's peerDependencies (driver-releases.test.ts holds them equal to its package.json). */
 export const DRIVER_RANGES = { 'better-sqlite3': '^12.11.1', pg: '^8.23.1' } as const;
 export type Driver = keyof typeof DRIVER_RANGES;
 
+/** A caret range's lowest release, as numbers (the ranges above are each one caret range). */
+const lowest = (driver: Driver) => DRIVER_RANGES[driver].slice(1).split('.').map(Number) as [number, number, number];
 
 /** The tool running this process, from the variable npm, pnpm, Yarn and Bun set for their scripts and bins. */
 function packageManager(): string | undefined {
@@ -25,7 +26,7 @@ export function sqliteUnloadable(): string | undefined {
 
 /** `npm install better-sqlite3@12`, or pnpm's, Yarn's or Bun's `add`: the release the companion takes. */
 export function installCommand(driver: Driver): string {
-  const spec = `${driver}@${semver.minVersion(DRIVER_RANGES[driver])!.major}`;
+  const spec = `${driver}@${lowest(driver)[0]}`;
   const tool = packageManager();
   return tool && tool !== 'npm' ? `${tool} add ${spec}` : `npm install ${spec}`;
 }
@@ -59,7 +60,7 @@ export function rebuildCommand(): string {
  * A later major this Node runs is left to load, as npm would with its warning. Bun and Deno are
  * left to load what they can: 12 loads in neither, 13 in both.
  */
-export function unfitRelease(driver: Driver, from: string): string | undefined {
+export async function unfitRelease(driver: Driver, from: string): Promise<string | undefined> {
   if (process.versions.bun || process.versions.deno) return undefined;
   let installed: { version?: unknown; engines?: { node?: unknown } };
   try {
@@ -68,7 +69,14 @@ export function unfitRelease(driver: Driver, from: string): string | undefined {
     return undefined; // Not installed, or unreadable: the import says which.
   }
   const { version, engines } = installed;
-  if (typeof version !== 'string' || !semver.valid(version)) return undefined;
+  if (typeof version !== 'string') return undefined;
+  // Within the peer range, the release the companion is tested with: no more to read, and no
+  // semver to load at every start (tens of milliseconds).
+  const [major, minor, patch] = version.split('.').map((part) => Number.parseInt(part, 10));
+  const [least, leastMinor, leastPatch] = lowest(driver);
+  if (major === least && (minor! > leastMinor || (minor === leastMinor && patch! >= leastPatch))) return undefined;
+  const { default: semver } = await import('semver');
+  if (!semver.valid(version)) return undefined;
   const range = DRIVER_RANGES[driver];
   const fix = `run \`${installCommand(driver)}\`, the release the companion takes (${range})`;
   if (typeof engines?.node === 'string' && semver.validRange(engines.node) && !semver.satisfies(process.versions.node, engines.node)) {

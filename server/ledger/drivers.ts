@@ -12,7 +12,7 @@ import { MissingDriverError } from './missing-driver.js';
 
 async function load<T>(driver: Driver, database: string, importer: () => Promise<{ default: T }>, from: string): Promise<T> {
   // Before the import: a release that crashes this Node gives no error to catch afterwards.
-  const unfit = unfitRelease(driver, from);
+  const unfit = await unfitRelease(driver, from);
   if (unfit) throw new Error(unfit);
   try {
     return (await importer()).default;
