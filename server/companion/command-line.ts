@@ -64,6 +64,7 @@ by table on both sides: it is there whole, or not at all.
   --to <postgres-url>   the database to copy into, as PAYFORM_DATABASE_URL will name it; a
                         schema of its own: ?options=-c%20search_path%3Dpayform (created first)
   --from <sqlite-file>  the ledger's file (default PAYFORM_DATABASE_URL, else ./data/payform.db)
+  --env-file <file>     read variables from a .env file first (those already set win)
   -h, --help            print this help
 
 Refused, with nothing copied: while another process has the file open (a companion running
@@ -83,6 +84,7 @@ of the ledger's file (its -wal and -shm files removed).
   --to <file>           the backup, a file not there yet (never overwritten); readable by its
                         owner only, as the ledger is
   --from <sqlite-file>  the ledger's file (default PAYFORM_DATABASE_URL, else ./data/payform.db)
+  --env-file <file>     read variables from a .env file first (those already set win)
   -h, --help            print this help
 
 A PostgreSQL ledger is backed up with pg_dump. Exit code 0 once the backup is written and

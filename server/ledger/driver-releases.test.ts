@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setAgent, startedBy } from './testing/started-by.js';
-import { DRIVER_RANGES, installCommand, rebuildCommand, unfitRelease } from './driver-releases.js';
+import { DRIVER_RANGES, installCommand, rebuildStep, unfitRelease } from './driver-releases.js';
 import { loadSqlite } from './drivers.js';
 
 it('are the companion package’s peer dependencies, each one caret range (its major is what the hints install)', () => {
@@ -58,16 +58,18 @@ describe('the commands', () => {
   it('in the words of the package manager that started the companion, npm’s when none did', () => {
     const by = (agent: string | undefined) => {
       setAgent(agent);
-      return [installCommand('better-sqlite3'), rebuildCommand()];
+      return [installCommand('better-sqlite3'), rebuildStep()];
     };
-    expect(by('npm/11.6.2 node/v20.20.2 linux x64 workspaces/false')).toEqual(['npm install better-sqlite3@12', '`npm rebuild better-sqlite3`']);
-    expect(by('pnpm/10.4.1 npm/? node/v20.20.2 linux x64')).toEqual(['pnpm add better-sqlite3@12', '`pnpm approve-builds`, then `pnpm rebuild better-sqlite3`']);
+    expect(by('npm/11.6.2 node/v20.20.2 linux x64 workspaces/false')).toEqual(['npm install better-sqlite3@12', 'run `npm rebuild better-sqlite3`']);
+    expect(by('pnpm/10.4.1 npm/? node/v20.20.2 linux x64')).toEqual(['pnpm add better-sqlite3@12', 'run `pnpm approve-builds`, then `pnpm rebuild better-sqlite3`']);
+    // pnpm 9 runs install scripts, and has no approve-builds.
+    expect(by('pnpm/9.15.9 npm/? node/v20.20.2 linux x64')).toEqual(['pnpm add better-sqlite3@12', 'run `pnpm rebuild better-sqlite3`']);
     expect(by('yarn/4.18.1 npm/? node/v20.20.2 linux x64')).toEqual([
       'yarn add better-sqlite3@12',
-      'allow its build in package.json (`"dependenciesMeta": { "better-sqlite3": { "built": true } }`), then `yarn install`',
+      'allow its build in package.json (`"dependenciesMeta": { "better-sqlite3": { "built": true } }`), then run `yarn install`',
     ]);
     const [install, rebuild] = by(undefined);
     expect(install).toBe('npm install better-sqlite3@12');
-    expect(rebuild).toMatch(/^`npm rebuild better-sqlite3` \(pnpm: `pnpm approve-builds`, then `pnpm rebuild better-sqlite3`; Yarn: allow its build/);
+    expect(rebuild).toMatch(/^run `npm rebuild better-sqlite3` \(pnpm: `pnpm approve-builds`, then `pnpm rebuild better-sqlite3`; Yarn: allow its build/);
   });
 });

@@ -32,23 +32,25 @@ export function installCommand(driver: Driver): string {
 }
 
 /**
- * How to build better-sqlite3's native module that an install left unbuilt. pnpm 10 and Yarn 4
- * run no dependency's install script unless the project allows it, and `npm rebuild` does
- * nothing under Yarn's Plug'n'Play. Started other than through a package manager, npm's words,
- * then the others'.
+ * How to build better-sqlite3's native module that an install left unbuilt, as a step to take.
+ * pnpm 10 and Yarn 4 run no dependency's install script unless the project allows it, and `npm
+ * rebuild` does nothing under Yarn's Plug'n'Play. Started other than through a package manager,
+ * npm's words, then the others'.
  */
-export function rebuildCommand(): string {
-  const pnpm = '`pnpm approve-builds`, then `pnpm rebuild better-sqlite3`';
-  const yarn = 'allow its build in package.json (`"dependenciesMeta": { "better-sqlite3": { "built": true } }`), then `yarn install`';
+export function rebuildStep(): string {
+  const pnpm = 'run `pnpm approve-builds`, then `pnpm rebuild better-sqlite3`';
+  const yarn = 'allow its build in package.json (`"dependenciesMeta": { "better-sqlite3": { "built": true } }`), then run `yarn install`';
+  const agent = process.env.npm_config_user_agent ?? '';
   switch (packageManager()) {
     case 'pnpm':
-      return pnpm;
+      // approve-builds came with pnpm 10, which stopped running install scripts unasked.
+      return Number(/^pnpm\/(\d+)/.exec(agent)?.[1]) < 10 ? 'run `pnpm rebuild better-sqlite3`' : pnpm;
     case 'yarn':
       return yarn;
     case 'npm':
-      return '`npm rebuild better-sqlite3`';
+      return 'run `npm rebuild better-sqlite3`';
     default:
-      return `\`npm rebuild better-sqlite3\` (pnpm: ${pnpm}; Yarn: ${yarn})`;
+      return `run \`npm rebuild better-sqlite3\` (pnpm: ${pnpm.replace('run ', '')}; Yarn: ${yarn})`;
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type Pg from 'pg';
-import { rebuildCommand, unfitRelease } from './driver-releases.js';
+import { rebuildStep, unfitRelease } from './driver-releases.js';
 import type { Driver } from './driver-releases.js';
 import { MissingDriverError } from './missing-driver.js';
 
@@ -40,10 +40,10 @@ export function loadPostgres(from = import.meta.url): Promise<typeof Pg> {
 export function sqliteBuildProblem(error: unknown): string | undefined {
   const message = error instanceof Error ? error.message : '';
   if (message.startsWith('Could not locate the bindings file')) {
-    return `better-sqlite3 is installed without its native module (it was never built: an install with --ignore-scripts, or a build that failed): run ${rebuildCommand()}, which downloads a prebuilt one or compiles it (python3, make and a C++ compiler)`;
+    return `better-sqlite3 is installed without its native module (it was never built: an install with --ignore-scripts, or a build that failed): ${rebuildStep()}, which downloads a prebuilt one or compiles it (python3, make and a C++ compiler)`;
   }
   if (message.includes('NODE_MODULE_VERSION')) {
-    return `better-sqlite3's native module was built for another Node.js than this one (${process.version}): run ${rebuildCommand()}`;
+    return `better-sqlite3's native module was built for another Node.js than this one (${process.version}): ${rebuildStep()}`;
   }
   return undefined;
 }
