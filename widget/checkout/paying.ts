@@ -454,6 +454,9 @@ async function payHosted(element: CheckoutElement): Promise<void> {
 
 /** Goes to the hosted page (the element is `paying`); back to `ready` when that cannot be. `url`: the page already opened. */
 async function leave(element: CheckoutElement, fallback?: 'tokenizer_unreachable', url?: string): Promise<void> {
+  // The page may set another session while the hosted page is asked for: the element shows that
+  // one, and this one's page is neither opened nor its error shown there (as pay() does).
+  const { session } = element;
   try {
     // Without a view (it failed to load), the hosted button was the fallback: the session is
     // loaded again first, as the page would (the redirect check needs its sandbox origin). One
@@ -471,7 +474,9 @@ async function leave(element: CheckoutElement, fallback?: 'tokenizer_unreachable
       element.phase = 'paying';
       element.say(element.t.processing);
     }
-    if (!redirect(element, url ?? (await hostedPage(element, fallback)), 'hosted')) {
+    const page = url ?? (await hostedPage(element, fallback));
+    if (element.session !== session) return;
+    if (!redirect(element, page, 'hosted')) {
       // The page kept the customer, or a frame waits for their click: nothing is being processed
       // any more, and the focus the disabled button dropped comes back to it.
       element.phase = 'ready';
@@ -479,6 +484,7 @@ async function leave(element: CheckoutElement, fallback?: 'tokenizer_unreachable
       void refocus(element);
     }
   } catch (error) {
+    if (element.session !== session) return;
     // Refused because the session is being paid (by card, in the form beside this button) or is paid: show that.
     if (error instanceof CompanionError && error.status === 409 && wentOn(element, await fetchView(element).catch(() => undefined))) return refocus(element);
     // A page set up wrong: the element closes rather than stay on offer for clicks that cannot work.

@@ -268,6 +268,39 @@ describe('hosted checkout', () => {
     expect(payButton.shadowRoot!.activeElement).to.equal(button(payButton));
   });
 
+  it('<pay-button> given another session while its hosted page is asked for shows that one, and opens not the old page nor says its error', async () => {
+    const here = location.href.split('#')[0]!;
+    for (const answered of [json(200, { redirect_url: `${here}#hosted-page` }), json(503, { error: { code: 'gateway_unavailable', message: 'The gateway is not answering' } })]) {
+      const second = await createSession({ amount: 2000, currency: 'EUR' });
+      let answer!: () => void;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      const calls = watchFetch((call, pass) => {
+        if (call.url.endsWith('/hosted')) return held.then(() => answered);
+        if (call.method !== 'GET') return undefined;
+        // The hosted page above is on an origin the view names as the gateway's.
+        return pass().then(async (response) => json(response.status, { ...(await response.json()), sandbox_origin: location.origin }));
+      });
+      try {
+        const payButton = await mount({ amount: 2500, currency: 'EUR' }, {}, 'pay-button');
+        const events = heard(payButton);
+        void stay(payButton);
+        button(payButton).click();
+        await waitUntil(() => calls.some((call) => call.url.endsWith('/hosted')), 'the hosted page was never asked for');
+        payButton.session = second;
+        await waitUntil(() => events.includes('pay-ready'), 'the second session never became ready');
+        answer();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await payButton.updateComplete;
+        expect(events, `after ${answered.status}`).to.deep.equal(['pay-ready']);
+        expect(button(payButton).textContent).to.equal('Pay €20.00 on the secure payment page');
+        expect([busy(button(payButton)), message(payButton)]).to.deep.equal([false, '']);
+      } finally {
+        calls.restore();
+        history.replaceState(null, '', here);
+      }
+    }
+  });
+
   it('is told apart from the form’s own pay button when a page offers both', async () => {
     const session = await createSession({});
     const [form, payButton] = [document.createElement('pay-form'), document.createElement('pay-button')];
