@@ -15,8 +15,8 @@ import { theme } from '../theme.styles.js';
  *
  * @event pay-ready - The session loaded and can be paid: once a session (not again back from the back/forward cache), before the outcome of the attempt the customer comes back from (also one decided while the button confirmed it). `detail: { mode: 'hosted', test, amount, currency }` (amount in minor units).
  * @event pay-redirect - About to leave for the hosted page; cancelable. `detail: { url, reason: 'hosted' }`.
- * @event pay-success - The session is paid (after returning from the hosted page). `detail: { orderId? }`.
- * @event pay-failure - The last attempt failed (after `pay-ready`, back from the hosted page). `detail: { message, orderId? }`.
+ * @event pay-success - The session is paid (after returning from the hosted page). `detail: { orderId, paymentId? }`.
+ * @event pay-failure - The last attempt failed (after `pay-ready`, back from the hosted page). `detail: { message, orderId }`.
  * @event pay-error - The companion could not be reached or answered badly, or the page is set up wrong. `detail: { code, message, reason? }` (`reason`, for the developer, with `misconfigured` and an unknown session).
  *
  * @csspart button - The button (also the "check again" button while a payment is being confirmed).

@@ -50,8 +50,8 @@ const FIELDS: Record<FieldName, [
  * @event pay-brand-change - The card brand became known or changed. `detail: { brand? }`.
  * @event pay-submit - A valid form is being submitted; cancelable.
  * @event pay-redirect - About to leave for 3-D Secure or the hosted page; cancelable. `detail: { url, reason }`.
- * @event pay-success - The payment succeeded (also one left in flight, or pending, when the page set another session: by its `orderId`). `detail: { orderId?, paymentId? }`.
- * @event pay-failure - The payment was declined; the form stays. `detail: { message, orderId? }`.
+ * @event pay-success - The payment succeeded (also one left in flight, or pending, when the page set another session: by its `orderId`). `detail: { orderId, paymentId? }`.
+ * @event pay-failure - The payment was declined; the form stays. `detail: { message, orderId }`.
  * @event pay-error - The companion could not be reached or answered badly, or the page is set up wrong. `detail: { code, message, reason?, orderId? }` (`reason`, for the developer, with `misconfigured` and an unknown session; `orderId`, of a payment left in flight when the page set another session, whose outcome is unknown).
  *
  * @csspart form - The form.
