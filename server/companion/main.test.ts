@@ -158,7 +158,8 @@ describe('payform-companion on the command line', () => {
     const log = join(directory, 'no-such-folder', 'from-env-file.log');
     const envFile = join(directory, 'companion.env');
     writeFileSync(envFile, `# the shop's settings\nPAYFORM_LOG_FILE=${log}\n`);
-    const read = await runMain([`--env-file=${envFile}`]);
+    // What the environment sets wins over the file: unset here, as npm test sets it for its log capture.
+    const read = await runMain([`--env-file=${envFile}`], [], ':memory:', { PAYFORM_LOG_FILE: undefined });
     expect(read.code).toBe(1);
     expect(read.stderr).toContain(`payform companion could not start: PAYFORM_LOG_FILE is ${log}, which cannot be written`);
 
