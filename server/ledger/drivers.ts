@@ -10,9 +10,14 @@ import { rebuildStep, unfitRelease } from './driver-releases.js';
 import type { Driver } from './driver-releases.js';
 import { MissingDriverError } from './missing-driver.js';
 
+/** Each driver's release, read once a process: it does not change under a running one, and a process may open many ledgers. */
+const releases = new Map<string, Promise<string | undefined>>();
+
 async function load<T>(driver: Driver, database: string, importer: () => Promise<{ default: T }>, from: string): Promise<T> {
   // Before the import: a release that crashes this Node gives no error to catch afterwards.
-  const unfit = await unfitRelease(driver, from);
+  const key = `${driver} ${from}`;
+  if (!releases.has(key)) releases.set(key, unfitRelease(driver, from));
+  const unfit = await releases.get(key);
   if (unfit) throw new Error(unfit);
   try {
     return (await importer()).default;
