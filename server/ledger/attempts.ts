@@ -21,6 +21,22 @@ export function isUnsent(payment: Payment): boolean {
  */
 export const NOT_SENT_REASON = 'Not sent:';
 
+/**
+ * How the reason of an attempt begins whose request the gateway refused outright (a field it
+ * does not take): it made no payment of it. Such an attempt counts toward the session's
+ * attempts, its fields having been received.
+ */
+export const REFUSED_REASON = 'Refused by the gateway:';
+
+/**
+ * Whether the gateway holds no payment of an ended attempt: it refused the request outright, or
+ * never received it. Sending it again cannot pay twice.
+ */
+export function madeNoPayment(payment: Payment): boolean {
+  const reason = payment.statusDescription ?? '';
+  return payment.status === 'failure' && payment.paymentId === null && payment.statusCode === null && (reason.startsWith(NOT_SENT_REASON) || reason.startsWith(REFUSED_REASON));
+}
+
 /** The order id of an attempt's session: a later attempt's order id is the session's, then `:<attempt>`. */
 export function sessionOrderIdOf(orderId: string, attempt: number): string {
   const suffix = `:${attempt}`;

@@ -90,6 +90,9 @@ const customer = z.strictObject({
 const mode = z.enum(['direct', 'hosted']);
 const statusCode = z.string().max(16, 'must be at most 16 characters');
 
+/** A session's lifetime in seconds. */
+export const sessionLifetime = z.number().int().min(60, 'must be at least 60').max(7 * 86_400, 'must be at most 7 days');
+
 export const newSessionInput = z
   .strictObject({
     amount: minorAmount,
@@ -104,7 +107,7 @@ export const newSessionInput = z
     saveCard: z.boolean().optional(),
     returnUrl: webUrl.optional(),
     allowedModes: z.array(mode).min(1, 'must allow at least one mode').optional(),
-    ttlSeconds: z.number().int().min(60, 'must be at least 60').max(7 * 86_400, 'must be at most 7 days').optional(),
+    ttlSeconds: sessionLifetime.optional(),
   })
   .refine((session) => !session.split || splitTotal(session.split) === session.amount, {
     path: ['split'],

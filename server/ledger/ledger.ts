@@ -24,7 +24,7 @@ import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.
 import type { LedgerPostgresDialect } from './postgres.js';
 import { descriptionsOfOrders, getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, moneyTotals, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
-import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession, takesAnotherAttempt } from './sessions.js';
+import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession, reopenCharge, takesAnotherAttempt } from './sessions.js';
 import { sweepAbandonedSessions } from './session-sweep.js';
 import { settleOperation } from './settlement.js';
 import { recordedLightly, sqliteDialect } from './sqlite.js';
@@ -85,6 +85,12 @@ export interface Ledger {
   /** The session whose order id this is (an order nobody has paid yet has no payment row). */
   findSessionOfOrder(orderId: string): Promise<CheckoutSession | undefined>;
   closeSession(id: string): Promise<CheckoutSession>;
+  /**
+   * Readies a saved-card charge's session for the merchant's retry while the gateway holds no
+   * payment of it (no attempt, or the latest refused up front or never received): its lifetime
+   * starts over and a close is undone. False otherwise.
+   */
+  reopenCharge(sessionId: string, ttlSeconds?: number): Promise<boolean>;
   /** Starts the session's next attempt (payment row in `init`) unless one is in flight or paid. */
   claimPayAttempt(sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim>;
   /**
@@ -269,6 +275,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     getSession: (id) => getSession(ctx, id),
     findSessionOfOrder: (orderId) => findSessionOfOrder(ctx, orderId),
     closeSession: (id) => closeSession(ctx, id),
+    reopenCharge: (id, ttlSeconds) => reopenCharge(ctx, id, ttlSeconds),
     claimPayAttempt: (sessionId, request) => claimPayAttempt(ctx, sessionId, request),
     takesAnotherAttempt: (session) => takesAnotherAttempt(ctx, session),
     getPayment: (orderId) => getPayment(ctx, ctx.db, orderId),

@@ -4,11 +4,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { holdsCardNumber } from '@payform/card';
 import { sql } from 'kysely';
 import type { Compilable, Kysely, QueryCreator, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
-import { holdsSession, isUnsent, NOT_SENT_REASON } from './attempts.js';
+import { holdsSession, isUnsent, madeNoPayment, NOT_SENT_REASON } from './attempts.js';
 import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound } from './errors.js';
-import { newSessionInput, parseInput, payAttemptInput } from './input.js';
+import { newSessionInput, parseInput, payAttemptInput, sessionLifetime } from './input.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import type { SlotOf } from './prepared.js';
 import { toJson, toPayment, toSession } from './rows.js';
@@ -388,6 +388,26 @@ export async function closeSession(ctx: LedgerContext, id: string): Promise<Chec
   const session = await getSession(ctx, id);
   if (!session) throw new LedgerNotFound('session', id);
   return session;
+}
+
+/**
+ * Makes a saved-card charge's session take the merchant's retry: when the gateway holds no
+ * payment of it — no attempt yet, or its latest refused up front, never received, or ended as
+ * never sent —, its lifetime starts over from now and a close is undone, so the retry the next
+ * day, or after a fix at the gateway, is sent as its next attempt (or the unsent one again).
+ * False when it is not a charge, or its latest attempt is another: it keeps its order id.
+ */
+export async function reopenCharge(ctx: LedgerContext, sessionId: string, ttlSeconds = DEFAULT_TTL_SECONDS): Promise<boolean> {
+  const lifetimeMs = parseInput(sessionLifetime, ttlSeconds) * 1000;
+  return ctx.db.transaction().execute(async (trx) => {
+    const session = (await statements(ctx).lockedSessionWithAttempt(trx, { sessionId })).rows[0];
+    if (!session?.card_id) return false;
+    // PostgreSQL: an attempt claimed while this waited for the lock is read under it (claimPayAttempt).
+    const latest = ctx.dialect === 'postgres' ? await latestAttempt(ctx, trx, sessionId) : attemptOf(session);
+    if (latest && !madeNoPayment(latest) && !isUnsent(latest)) return false;
+    await trx.updateTable('checkout_sessions').set({ expires_at: ctx.now() + lifetimeMs, closed_at: null }).where('id', '=', sessionId).execute();
+    return true;
+  });
 }
 
 function refusal(reason: PayAttemptRefusal, payment: Payment | null): PayAttemptClaim {

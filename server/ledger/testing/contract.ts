@@ -11,6 +11,7 @@ import type { LedgerBackend, TestLedger } from './databases.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 export const teaSession: NewCheckoutSession = { amount: 1000, currency: 'XTS', description: 'Green tea, 250 g', method: 'purchase' };
 
@@ -147,6 +148,34 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const first = await ledger.createSession({ ...teaSession, orderId: 'order-1' });
         await expect(ledger.createSession({ ...teaSession, amount: 5, orderId: 'order-1' })).rejects.toBeInstanceOf(LedgerConflict);
         expect(await ledger.getSession(first.id)).toEqual(first);
+      });
+
+      it('reopens a saved-card charge for a retry only while the gateway holds no payment of it', async () => {
+        const charge: NewCheckoutSession = { ...teaSession, orderId: 'renewal-1', customerId: 'cus-1', cardId: 'card-1', allowedModes: ['direct'], ttlSeconds: 600 };
+        const attempt = async (sessionId: string) => (await ledger.claimPayAttempt(sessionId, { mode: 'direct' })).payment!;
+        const session = await ledger.createSession(charge);
+        const checkout = await ledger.createSession({ ...teaSession, orderId: 'checkout-1', customerId: 'cus-1' });
+        expect(await ledger.reopenCharge(checkout.id, 600)).toBe(false);
+        const first = await attempt(session.id);
+        // In flight: the gateway may hold it.
+        expect(await ledger.reopenCharge(session.id, 600)).toBe(false);
+        await ledger.advancePayment(first.orderId, { status: 'failure', statusDescription: 'Refused by the gateway: Invalid request: currency: is not enabled for this project' });
+        await ledger.closeSession(session.id);
+        clock.advance(DAY);
+        expect((await ledger.getSession(session.id))?.status).toBe('closed');
+        expect(await ledger.reopenCharge(session.id, 600)).toBe(true);
+        expect(await ledger.getSession(session.id)).toMatchObject({ status: 'open', expiresAt: clock.now + 600_000 });
+        const second = await attempt(session.id);
+        expect(second).toMatchObject({ orderId: 'renewal-1:2', attempt: 2 });
+        await ledger.advancePayment(second.orderId, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
+        expect(await ledger.reopenCharge(session.id, 600)).toBe(true);
+        // A decline is the gateway's payment: the order id stays its.
+        const third = await attempt(session.id);
+        await ledger.advancePayment(third.orderId, { status: 'failure', statusCode: '4100', statusDescription: 'Insufficient funds', paymentId: 'pay-3' });
+        clock.advance(DAY);
+        expect(await ledger.reopenCharge(session.id, 600)).toBe(false);
+        expect((await ledger.getSession(session.id))?.status).toBe('expired');
+        await expect(ledger.reopenCharge(session.id, 5)).rejects.toMatchObject({ code: 'invalid_input' });
       });
 
       it('refuses bad sessions with the field named and stores nothing', async () => {
