@@ -6,6 +6,7 @@
  */
 import { GatewayError, InvalidRequestError, OutcomeUnknownError } from '@payform/gateway';
 import type { DuplicateOrderError } from '@payform/gateway';
+import { REFUSED_REASON } from '../../ledger/index.js';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { gatewayProblem } from '../http/failure-problems.js';
@@ -84,10 +85,14 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
   if (!(error instanceof GatewayError)) throw error;
   if (error instanceof OutcomeUnknownError) return error;
   if (error instanceof InvalidRequestError) {
-    await endNotSent(deps, payment, `Refused by the gateway: ${error.message}`, send);
+    await endNotSent(deps, payment, `${REFUSED_REASON} ${error.message}`, send);
     const fields = fieldReasons(error.fields, requestField);
-    // The session's own terms refused: every payment of it would be, and the customer can change none.
-    if (warnOfMerchantFields(deps, payment, fields)) throw new ApiProblem(422, 'session_refused', 'The gateway refuses what this checkout session asks: no payment of it can succeed', fields);
+    // The session's own terms refused: every payment of it would be, and the customer can change
+    // none. Closed, so a reload or another tab says so instead of taking the card for the same no.
+    if (warnOfMerchantFields(deps, payment, fields)) {
+      await deps.ledger.closeSession(payment.sessionId);
+      throw new ApiProblem(422, 'session_refused', 'The gateway refuses what this checkout session asks: no payment of it can succeed', fields);
+    }
     throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fields);
   }
   // Refused credentials, rate limited, no connection, a permanent redirect (what answered is not

@@ -106,8 +106,10 @@ describe('a direct payment', () => {
     const first = await stack.openSession({ currency: 'GBP' });
     const refused = await payJson(first.id, payBody(), 422);
     expect(refused.error).toMatchObject({ code: 'session_refused', fields: { currency: expect.stringContaining('is not enabled for this project') } });
-    // The same customer again, and another session in it: the operator has heard.
-    await payJson(first.id, payBody(), 422);
+    // No payment of it can succeed: the session is closed, so a reload says so rather than take the card again.
+    expect((await stack.json('GET', `/api/checkout/sessions/${first.id}`, 200)).status).toBe('expired');
+    expect((await payJson(first.id, payBody(), 409)).error.code).toBe('session_expired');
+    // Another session in it: the operator has heard.
     await payJson((await stack.openSession({ currency: 'GBP' })).id, payBody(), 422);
     const told = () => stack.logs.filter((line) => line.includes('does not take payments in'));
     expect(told()).toHaveLength(1);
