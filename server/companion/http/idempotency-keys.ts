@@ -26,8 +26,7 @@
  * so the key is freed and may be sent again, corrected or not. So is an order's capture, void, refund, cancel or re-send that
  * the gateway never took (out of reach, rate limiting, refusing the credentials): a reservation is
  * released first, and a 503's Retry-After invites the very retry a kept answer would refuse for a
- * day. (A charge keeps its order id for the retry and waits out the never-sent window: its 5xx is
- * kept.)
+ * day. So is a charge the gateway never took: the retry sends its session's next attempt.
  */
 import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
@@ -38,7 +37,7 @@ import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv, CompanionServices } from '../context.js';
 import type { Logger } from '../log/logger.js';
 import { UnsettledClaims } from './idempotency-claims.js';
-import { isOrderRequest, keyedOrderId, keyedTruth } from './keyed-truth.js';
+import { isCharge, isOrderRequest, keyedOrderId, keyedTruth } from './keyed-truth.js';
 import type { KeyedTruth } from './keyed-truth.js';
 import { ApiProblem } from './problem.js';
 
@@ -224,11 +223,12 @@ function changedSomething(status: number): boolean {
 const NOT_TAKEN = new Set(['gateway_unavailable', 'gateway_busy', 'gateway_credentials']);
 
 /**
- * An order's request the gateway never took: an operation settled its reservation as a failure
- * before answering (secondary-operations.ts, `recover`); a lost answer is a 504, or pending.
+ * An order's request or a charge the gateway never took: an operation settled its reservation as
+ * a failure before answering (secondary-operations.ts, `recover`), a charge ended its attempt so
+ * (attempt-outcomes.ts); a lost answer is a 504, or pending.
  */
 function notTaken(status: number, path: string, body: string): boolean {
-  if ((status !== 503 && status !== 502) || !isOrderRequest(path)) return false;
+  if ((status !== 503 && status !== 502) || !(isOrderRequest(path) || isCharge(path))) return false;
   try {
     return NOT_TAKEN.has((JSON.parse(body) as { error?: { code?: unknown } }).error?.code as string);
   } catch {

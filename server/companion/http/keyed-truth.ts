@@ -11,6 +11,7 @@
  * named.
  */
 import { createHmac } from 'node:crypto';
+import { isUnsent, madeNoPayment } from '../../ledger/index.js';
 import type { StoredAnswer } from '../../ledger/index.js';
 import { createdSession } from '../checkout/checkout-routes.js';
 import type { CompanionServices } from '../context.js';
@@ -45,6 +46,9 @@ const ORDER_REQUEST = /\/api\/orders\/([^/]+)\/[a-z-]+$/;
 /** A request about one order: a capture, void or refund (split or not), a cancel, a webhook re-send. */
 export const isOrderRequest = (path: string): boolean => ORDER_REQUEST.test(path);
 
+/** A charge of a saved card. */
+export const isCharge = (path: string): boolean => CHARGE.test(path);
+
 export async function keyedTruth(services: CompanionServices, path: string, body: string, keyedId: string): Promise<KeyedTruth> {
   const reservation = RESERVATION.exec(path);
   if (reservation) return operationTruth(services, decodeURIComponent(reservation[1]!), keyedId);
@@ -56,9 +60,10 @@ export async function keyedTruth(services: CompanionServices, path: string, body
   const session = await services.ledger.findSessionOfOrder(orderId);
   if (!session) return { known: 'never_made', orderId };
   if (!charge) return { known: 'made', answer: json(201, createdSession(session, services.options)) };
-  // A charge's session with no payment claimed: the gateway never heard of it, and the charge
-  // takes its session up again (saved-card-charges.ts).
-  if (!session.payment) return { known: 'never_made', orderId };
+  // A charge's session with no payment claimed, or whose latest attempt the gateway refused up
+  // front or never received: it holds no payment of it, and the charge takes its session up
+  // again (saved-card-charges.ts).
+  if (!session.payment || madeNoPayment(session.payment) || isUnsent(session.payment)) return { known: 'never_made', orderId };
   const answer = await services.charges.known(orderId);
   return answer ? { known: 'made', answer: json(201, answer) } : { known: 'not_yet', orderId };
 }

@@ -114,19 +114,20 @@ describe('a request sent again with its Idempotency-Key', () => {
   });
 
   it('replays a kept 5xx as the answer it was, logged as a request, not as the companion failing again', async () => {
-    await open();
-    const cardId = await savedCardOf('cust-busy');
-    const path = `/api/customers/cust-busy/cards/${cardId}/charges`;
-    // The gateway rate limits the charge: answered 503 gateway_busy and kept, as a charge's 5xx is
-    // (its order id stays the key's, waiting out the never-sent window).
-    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 429, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
-    const charge = async () => {
-      const response = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'charge-busy' } });
+    // The gateway answers the re-send with what no client can read: whether it sent a webhook is
+    // unknown, so the 502 is kept.
+    let garbled = false;
+    await open({ gateway: { fetch: (input, init) => (garbled && String(input).includes('callback=true') ? Promise.resolve(new Response('{"status":', { status: 200, headers: { 'Content-Type': 'application/json' } })) : fetch(input, init)) } });
+    const orderId = await paidOrder();
+    garbled = true;
+    const resend = async () => {
+      const response = await stack.request('POST', `/api/orders/${orderId}/resend-webhook`, { admin: true, body: { operation: 'purchase' }, headers: { 'Idempotency-Key': 'resend-garbled' } });
       return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
     };
-    const busy = await charge();
-    expect(busy).toMatchObject({ status: 503, replayed: null });
-    expect(await charge()).toEqual({ status: 503, replayed: 'true', text: busy.text });
+    const failed = await resend();
+    expect(failed).toMatchObject({ status: 502, replayed: null });
+    expect(JSON.parse(failed.text).error.code).toBe('gateway_error');
+    expect(await resend()).toEqual({ status: 502, replayed: 'true', text: failed.text });
     // Each retry a client makes of it would otherwise be an error line, and page someone.
     expect(stack.logs.filter((line) => line.includes('"msg":"request failed"'))).toEqual([]);
   });

@@ -2,6 +2,7 @@
 // and auth without the customer, 3-D Secure answered with a link that completes it, and cards
 // that are gone or expired refused before the gateway hears of them.
 import { describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
 import { card, CUSTOMER, FINGERPRINT } from '../test/cards.js';
 import { eventually, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
@@ -36,8 +37,8 @@ async function savedCard(stack: Stack, customerId: string, outcome: 'success' | 
   return cards[0];
 }
 
-const charge = (stack: Stack, customerId: string, cardId: string, body: Record<string, unknown>) =>
-  stack.request('POST', `/api/customers/${customerId}/cards/${cardId}/charges`, { admin: true, body });
+const charge = (stack: Stack, customerId: string, cardId: string, body: Record<string, unknown>, key?: string) =>
+  stack.request('POST', `/api/customers/${customerId}/cards/${cardId}/charges`, { admin: true, body, ...(key ? { headers: { 'Idempotency-Key': key } } : {}) });
 
 // No method: a charge is a purchase unless it says auth, as a session is.
 const renewal = { amount: 19950, currency: 'UAH', description: 'Tea club, December' };
@@ -153,6 +154,111 @@ describe('a charge of a saved card', () => {
     expect(gatewayCalls).toEqual([]);
     expect((await stack.control('GET', '/_sandbox/webhooks')).deliveries).toEqual([]);
     expect((await stack.json('GET', '/api/orders', 200, { admin: true })).orders).toEqual([]);
+  });
+
+  it('sends a charge the gateway refused up front again when retried as it was, as its next attempt; a changed one is refused, saying why', async () => {
+    const { stack, gatewayCalls } = await observedStack();
+    const saved = await savedCard(stack, 'cust-refused');
+    const send = (extra: Record<string, unknown>, key?: string) =>
+      stack.request('POST', `/api/customers/cust-refused/cards/${saved.id}/charges`, { admin: true, body: { ...renewal, ...extra }, ...(key ? { headers: { 'Idempotency-Key': key } } : {}) });
+    const refuseNextPayment = () => stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 400, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
+
+    await refuseNextPayment();
+    expect((await send({ order_id: 'renewal-r-1' })).status).toBe(422);
+    // Other terms under that order id: not this charge, and the gateway is not called.
+    gatewayCalls.length = 0;
+    const changed = await send({ order_id: 'renewal-r-1', amount: renewal.amount + 1 });
+    expect(changed.status).toBe(409);
+    expect((await changed.json()).error).toMatchObject({ code: 'order_id_taken', message: expect.stringContaining('a charge the gateway never took, of other terms') });
+    expect(gatewayCalls).toEqual([]);
+    // As it was: sent again as the order's second attempt, once.
+    const again = await send({ order_id: 'renewal-r-1' });
+    expect(again.status).toBe(201);
+    expect(await again.json()).toMatchObject({ order_id: 'renewal-r-1:2', status: 'success', amount: renewal.amount });
+    expect(gatewayCalls).toEqual(['POST /api/v1/payment']);
+    const detail = await stack.json('GET', '/api/orders/renewal-r-1', 200, { admin: true });
+    expect(detail.attempts.map((attempt: Json) => [attempt.order_id, attempt.status])).toEqual([
+      ['renewal-r-1', 'failure'],
+      ['renewal-r-1:2', 'success'],
+    ]);
+    // Paid: the order id is the payment's, and the answer says so.
+    const paid = await send({ order_id: 'renewal-r-1' });
+    expect(paid.status).toBe(409);
+    expect((await paid.json()).error.message).toContain('is a charge the gateway has (success)');
+    // Another customer's charge under it learns nothing of it.
+    const stranger = await savedCard(stack, 'cust-stranger');
+    const theirs = await stack.request('POST', `/api/customers/cust-stranger/cards/${stranger.id}/charges`, { admin: true, body: { ...renewal, order_id: 'renewal-r-1' } });
+    expect((await theirs.json()).error).toEqual({ code: 'order_id_taken', message: 'order id renewal-r-1 is already used' });
+
+    // Under an Idempotency-Key, whose 422 frees it: the same request again runs.
+    await refuseNextPayment();
+    expect((await send({}, 'renew-r-2')).status).toBe(422);
+    const keyed = await send({}, 'renew-r-2');
+    expect(keyed.status).toBe(201);
+    expect(keyed.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await keyed.json()).toMatchObject({ order_id: expect.stringMatching(/^k-[a-p]{26}:2$/), status: 'success' });
+
+    // Refused for its own terms (a split to someone not a sub-merchant), it is closed, and sent again when asked: the fix may be the gateway's.
+    const unknownShare = { order_id: 'renewal-r-3', split: [{ sub_merchant_id: '00000000-0000-4000-8000-00000000000f', amount: renewal.amount }] };
+    expect((await (await send(unknownShare)).json()).error.code).toBe('session_refused');
+    gatewayCalls.length = 0;
+    expect((await (await send(unknownShare)).json()).error.code).toBe('session_refused');
+    expect(gatewayCalls).toEqual(['POST /api/v1/split/purchase']);
+    expect((await stack.json('GET', '/api/orders/renewal-r-3', 200, { admin: true })).attempts).toHaveLength(2);
+  });
+
+  it('runs again after a 503 that never reached the gateway, the next day too and under the same key; never after a decline', async () => {
+    const clock = new TestClock(Date.now());
+    let away = false;
+    const unreachable = () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1'), { code: 'ECONNREFUSED' }) }));
+    const stack = await open({ served: true, clock, gateway: { fetch: (input, init) => (away ? unreachable() : fetch(input, init)) } });
+    const saved = await savedCard(stack, 'cust-away');
+    const send = (extra: Record<string, unknown>, key?: string) => charge(stack, 'cust-away', saved.id, { ...renewal, ...extra }, key);
+
+    away = true;
+    const unreached = await send({ order_id: 'renewal-a-1' });
+    expect(unreached.status).toBe(503);
+    expect((await unreached.json()).error.code).toBe('gateway_unavailable');
+    expect((await send({}, 'renew-a-2')).status).toBe(503);
+    away = false;
+    // The next day: the charge's session had expired meanwhile, and takes the retry all the same.
+    clock.advance(25 * 3_600_000);
+    expect(await (await send({ order_id: 'renewal-a-1' })).json()).toMatchObject({ order_id: 'renewal-a-1:2', status: 'success' });
+    const keyed = await send({}, 'renew-a-2');
+    expect(keyed.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await keyed.json()).toMatchObject({ status: 'success' });
+
+    // A token the gateway does not know is its failure, a payment of its own: the order id stays used.
+    const unknown = await stack.ledger.saveCard({ customerId: 'cust-away', ccToken: 'tok-unknown', ccMask: '424242******4242', tokenExpiration: '2099-12-31T23:59:59' });
+    const declined = await (await charge(stack, 'cust-away', unknown.id, { ...renewal, order_id: 'renewal-a-3', customer: CUSTOMER })).json();
+    expect(declined).toMatchObject({ status: 'failure', payment_id: expect.any(String) });
+    const retried = await charge(stack, 'cust-away', unknown.id, { ...renewal, order_id: 'renewal-a-3', customer: CUSTOMER });
+    expect(retried.status).toBe(409);
+    expect((await retried.json()).error.message).toContain('is a charge the gateway has (failure)');
+  });
+
+  it('sends an attempt reconciliation ended as never sent again under its own order id', async () => {
+    const clock = new TestClock(Date.now());
+    let lose = false;
+    const stack = await open({
+      served: true,
+      clock,
+      gateway: {
+        retry: { maxRetries: 0 },
+        // The connection drops before the gateway reads the payment: its outcome is unknown here.
+        fetch: (input, init) => (lose && init?.method === 'POST' ? Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) })) : fetch(input, init)),
+      },
+    });
+    const saved = await savedCard(stack, 'cust-lost');
+    lose = true;
+    expect(await (await charge(stack, 'cust-lost', saved.id, { ...renewal, order_id: 'renewal-l-1' })).json()).toMatchObject({ status: 'pending' });
+    lose = false;
+    for (const wait of [60_000, 30_000, 30_000]) {
+      clock.advance(wait);
+      await stack.companion.companion.reconciler.runOnce();
+    }
+    expect(await stack.ledger.getPayment('renewal-l-1')).toMatchObject({ status: 'init', unsentAt: expect.any(Number) });
+    expect(await (await charge(stack, 'cust-lost', saved.id, { ...renewal, order_id: 'renewal-l-1' })).json()).toMatchObject({ order_id: 'renewal-l-1', status: 'success' });
   });
 
   it('names what is wrong with a request, and asks for the cardholder when nobody paid with the card', async () => {

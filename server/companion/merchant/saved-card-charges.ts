@@ -9,8 +9,8 @@
  * A card that is gone or past its token's expiry is refused before the gateway is called.
  */
 import * as z from 'zod';
-import { LedgerConflict } from '../../ledger/index.js';
-import type { CheckoutSession, CustomerDetails, NewCheckoutSession, SavedCard } from '../../ledger/index.js';
+import { isUnsent, LedgerConflict, madeNoPayment } from '../../ledger/index.js';
+import type { CheckoutSession, CustomerDetails, NewCheckoutSession, SavedCard, SplitShare } from '../../ledger/index.js';
 import type { DirectPayments } from '../checkout/direct-payments.js';
 import { payAnswer } from '../checkout/pay-answer.js';
 import type { PayAnswer } from '../checkout/pay-answer.js';
@@ -58,16 +58,8 @@ export class SavedCardCharges {
     const known: CustomerDetails = (await ledger.cardholderOf(customerId, card.ccToken)) ?? {};
     const customer: CustomerDetails = { ...known, ...request.customer };
     requireCustomer('direct', customer, request.method);
-    const session = await ledger
-      .createSession({
-        ...request,
-        customer,
-        customerId,
-        cardId: card.id,
-        allowedModes: ['direct'],
-        ttlSeconds: options.sessionTtlSeconds,
-      } satisfies NewCheckoutSession)
-      .catch(async (error: unknown) => (await this.#unpaidChargeOf(request, customerId, card.id, error)) ?? Promise.reject(error));
+    const terms: NewCheckoutSession = { ...request, customer, customerId, cardId: card.id, allowedModes: ['direct'], ttlSeconds: options.sessionTtlSeconds };
+    const session = await ledger.createSession(terms).catch(async (error: unknown) => (await this.#takenUp(terms, error)) ?? Promise.reject(error));
     logger.info('charging a saved card for the merchant', { order_id: session.orderId, amount: session.amount, currency: session.currency });
     return this.#answer(session, await directPayments.chargeSavedCard(session, card.ccToken), card.id);
   }
@@ -85,16 +77,30 @@ export class SavedCardCharges {
   }
 
   /**
-   * The session of this very charge, made by a run of it that stopped before any payment was
-   * claimed (the database went away between the two, or its instance stopped): taken up again,
-   * since the gateway never heard of it. Undefined for any other session of the order id, whose
-   * order_id_taken stands.
+   * The session a charge whose order id is taken goes on with: this very charge's — the same
+   * customer, card and terms — while the gateway holds no payment of it. Made by a run that
+   * stopped before claiming an attempt (the database went away, its instance stopped), it is
+   * taken up again. After a refusal up front (422) or a call the gateway never received (503),
+   * the retry those answers invite — the next day too — is sent as its next attempt
+   * (`<order_id>:2`, as a checkout's retry is), and an attempt ended as never sent goes again
+   * under its own order id. Undefined otherwise: order_id_taken stands, saying why when the order
+   * is this customer's charge.
    */
-  async #unpaidChargeOf(request: ChargeRequest, customerId: string, cardId: string, error: unknown): Promise<CheckoutSession | undefined> {
-    if (!(error instanceof LedgerConflict) || error.reason !== 'order_id_taken' || request.orderId === undefined) return undefined;
-    const session = await this.#deps.ledger.findSessionOfOrder(request.orderId);
-    const same = session && !session.payment && session.customerId === customerId && session.cardId === cardId;
-    return same && session.amount === request.amount && session.currency === request.currency && session.method === request.method ? session : undefined;
+  async #takenUp(terms: NewCheckoutSession, error: unknown): Promise<CheckoutSession | undefined> {
+    const { orderId } = terms;
+    if (!(error instanceof LedgerConflict) || error.reason !== 'order_id_taken' || orderId === undefined) return undefined;
+    const { ledger, options } = this.#deps;
+    const session = await ledger.findSessionOfOrder(orderId);
+    if (!session?.cardId || session.customerId !== terms.customerId) return undefined;
+    const latest = session.payment;
+    if (latest && !madeNoPayment(latest) && !isUnsent(latest)) {
+      throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge the gateway has (${latest.status}); charge again under a new order id`);
+    }
+    if (!sameCharge(session, terms)) {
+      throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge the gateway never took, of other terms (card, amount, currency, method or split): send it again as it was, or under a new order id`);
+    }
+    if (!latest) return session;
+    return (await ledger.reopenCharge(session.id, options.sessionTtlSeconds)) ? session : undefined;
   }
 
   #answer(session: CheckoutSession, answer: PayAnswer, cardId: string): ChargeAnswer {
@@ -122,6 +128,12 @@ export class SavedCardCharges {
     }
     return card;
   }
+}
+
+/** Whether a charge's session is the one these terms make: a session is paid on the terms it was opened with. */
+function sameCharge(session: CheckoutSession, terms: NewCheckoutSession): boolean {
+  const shares = (split: readonly SplitShare[] | null | undefined) => JSON.stringify(split?.map((share) => [share.subMerchantId, share.amount]) ?? null);
+  return session.cardId === terms.cardId && session.amount === terms.amount && session.currency === terms.currency && session.method === terms.method && shares(session.split) === shares(terms.split);
 }
 
 function chargeStatus(answer: PayAnswer, challengeUrl: string): Pick<ChargeAnswer, 'status' | 'message' | 'challenge_url'> {
