@@ -91,7 +91,7 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
     // none. Closed, so a reload or another tab says so instead of taking the card for the same no.
     if (warnOfMerchantFields(deps, payment, fields)) {
       await deps.ledger.closeSession(payment.sessionId);
-      throw new ApiProblem(422, 'session_refused', 'The gateway refuses what this checkout session asks: no payment of it can succeed', fields);
+      throw new ApiProblem(422, 'session_refused', 'The gateway refuses the terms of this payment (the fields say which): no payment on them can succeed until they or the gateway project change', fields);
     }
     throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fields);
   }
