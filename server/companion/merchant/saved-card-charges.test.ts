@@ -231,7 +231,8 @@ describe('a charge of a saved card', () => {
     // A token the gateway does not know is its failure, a payment of its own: the order id stays used.
     const unknown = await stack.ledger.saveCard({ customerId: 'cust-away', ccToken: 'tok-unknown', ccMask: '424242******4242', tokenExpiration: '2099-12-31T23:59:59' });
     const declined = await (await charge(stack, 'cust-away', unknown.id, { ...renewal, order_id: 'renewal-a-3', customer: CUSTOMER })).json();
-    expect(declined).toMatchObject({ status: 'failure', payment_id: expect.any(String) });
+    // With the gateway's reason, which a merchant charging again later decides on.
+    expect(declined).toMatchObject({ status: 'failure', payment_id: expect.any(String), status_code: expect.stringMatching(/^\d{4}$/) });
     const retried = await charge(stack, 'cust-away', unknown.id, { ...renewal, order_id: 'renewal-a-3', customer: CUSTOMER });
     expect(retried.status).toBe(409);
     expect((await retried.json()).error.message).toContain('is a charge the gateway has (failure)');

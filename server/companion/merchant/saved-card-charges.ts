@@ -36,6 +36,7 @@ export const ChargeAnswer = z.object({
     .enum(['success', 'failure', 'pending', 'action_required'])
     .describe('action_required: the gateway asks for 3-D Secure; send the customer to challenge_url. The final state arrives as for any payment.'),
   message: z.string().optional().describe('Customer-safe reason of a failure'),
+  status_code: z.string().optional().describe('With failure: the gateway’s status code, its reason (4009 insufficient funds, 4001 card expired…), for deciding whether to charge again; absent when the gateway gave none'),
   challenge_url: z.string().optional().describe('With action_required: the companion page that takes the customer to the 3-D Secure challenge'),
 });
 export type ChargeAnswer = z.infer<typeof ChargeAnswer>;
@@ -61,7 +62,10 @@ export class SavedCardCharges {
     const terms: NewCheckoutSession = { ...request, customer, customerId, cardId: card.id, allowedModes: ['direct'], ttlSeconds: options.sessionTtlSeconds };
     const session = await ledger.createSession(terms).catch(async (error: unknown) => (await this.#takenUp(terms, error)) ?? Promise.reject(error));
     logger.info('charging a saved card for the merchant', { order_id: session.orderId, amount: session.amount, currency: session.currency });
-    return this.#answer(session, await directPayments.chargeSavedCard(session, card.ccToken), card.id);
+    const answer = await directPayments.chargeSavedCard(session, card.ccToken);
+    // A decline's reason is the merchant's to act on (retry later, or ask for another card).
+    const failed = answer.status === 'failure' ? await ledger.getPayment(answer.order_id) : undefined;
+    return this.#answer(session, answer, card.id, failed?.statusCode);
   }
 
   /**
@@ -73,7 +77,7 @@ export class SavedCardCharges {
     const session = await this.#deps.ledger.findSessionOfOrder(orderId);
     const payment = session?.payment;
     if (!session?.cardId || !payment || payment.status === 'init') return undefined;
-    return this.#answer(session, payAnswer(payment), session.cardId);
+    return this.#answer(session, payAnswer(payment), session.cardId, payment.statusCode);
   }
 
   /**
@@ -103,9 +107,10 @@ export class SavedCardCharges {
     return (await ledger.reopenCharge(session.id, options.sessionTtlSeconds)) ? session : undefined;
   }
 
-  #answer(session: CheckoutSession, answer: PayAnswer, cardId: string): ChargeAnswer {
+  #answer(session: CheckoutSession, answer: PayAnswer, cardId: string, statusCode?: string | null): ChargeAnswer {
     return {
       ...chargeStatus(answer, `${this.#deps.options.publicUrl}/checkout/challenge/${session.id}`),
+      ...(answer.status === 'failure' && statusCode ? { status_code: statusCode } : {}),
       order_id: answer.order_id,
       ...(answer.payment_id ? { payment_id: answer.payment_id } : {}),
       method: session.method === 'auth' ? 'auth' : 'purchase',
