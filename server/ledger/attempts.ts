@@ -29,12 +29,22 @@ export const NOT_SENT_REASON = 'Not sent:';
 export const REFUSED_REASON = 'Refused by the gateway:';
 
 /**
- * Whether the gateway holds no payment of an ended attempt: it refused the request outright, or
- * never received it. Sending it again cannot pay twice.
+ * Why reconciliation ended for good an attempt or reservation the gateway still did not show long
+ * after it was sent (`giveUpAfterMs`).
+ */
+export const NEVER_REACHED = 'Never reached the gateway';
+
+/**
+ * Whether the gateway holds no payment of an attempt that no longer holds its session: it refused
+ * the request outright, never received it, or never showed it over the never-sent window (then
+ * sent again under its own order id, or given up on). Sending its charge again cannot pay twice.
+ * Not one the gateway answered with a payment id, which it did see.
  */
 export function madeNoPayment(payment: Payment): boolean {
+  if (payment.paymentId !== null || payment.statusCode !== null) return false;
+  if (isUnsent(payment)) return true;
   const reason = payment.statusDescription ?? '';
-  return payment.status === 'failure' && payment.paymentId === null && payment.statusCode === null && (reason.startsWith(NOT_SENT_REASON) || reason.startsWith(REFUSED_REASON));
+  return payment.status === 'failure' && (reason.startsWith(NOT_SENT_REASON) || reason.startsWith(REFUSED_REASON) || reason === NEVER_REACHED);
 }
 
 /** The order id of an attempt's session: a later attempt's order id is the session's, then `:<attempt>`. */

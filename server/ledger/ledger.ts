@@ -34,6 +34,7 @@ import { recordGatewayOperation } from './unasked-operations.js';
 import type {
   AbsenceCount,
   AbsentRead,
+  ChargeReopening,
   CheckoutSession,
   CustomerDetails,
   DueNotice,
@@ -87,10 +88,10 @@ export interface Ledger {
   closeSession(id: string): Promise<CheckoutSession>;
   /**
    * Readies a saved-card charge's session for the merchant's retry while the gateway holds no
-   * payment of it (no attempt, or the latest refused up front or never received): its lifetime
-   * starts over and a close is undone. False otherwise.
+   * payment of it (no attempt, or none answered with a payment and the latest one it made none
+   * of): its lifetime starts over. `closed` (the merchant closed it) and `taken` change nothing.
    */
-  reopenCharge(sessionId: string, ttlSeconds?: number): Promise<boolean>;
+  reopenCharge(sessionId: string, ttlSeconds?: number): Promise<ChargeReopening>;
   /** Starts the session's next attempt (payment row in `init`) unless one is in flight or paid. */
   claimPayAttempt(sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim>;
   /**

@@ -13,7 +13,7 @@ import { oncePerLedger, prepareQuery } from './prepared.js';
 import type { SlotOf } from './prepared.js';
 import { toJson, toPayment, toSession } from './rows.js';
 import type { CheckoutSessionRow, PaymentRow } from './schema.js';
-import type { CheckoutSession, NewCheckoutSession, PayAttemptClaim, PayAttemptRefusal, PayAttemptRequest, Payment, PaymentMode } from './types.js';
+import type { ChargeReopening, CheckoutSession, NewCheckoutSession, PayAttemptClaim, PayAttemptRefusal, PayAttemptRequest, Payment, PaymentMode } from './types.js';
 
 const DEFAULT_TTL_SECONDS = 30 * 60;
 const MAX_ORDER_ID_LENGTH = 32;
@@ -391,22 +391,26 @@ export async function closeSession(ctx: LedgerContext, id: string): Promise<Chec
 }
 
 /**
- * Makes a saved-card charge's session take the merchant's retry: when the gateway holds no
- * payment of it — no attempt yet, or its latest refused up front, never received, or ended as
- * never sent —, its lifetime starts over from now and a close is undone, so the retry the next
- * day, or after a fix at the gateway, is sent as its next attempt (or the unsent one again).
- * False when it is not a charge, or its latest attempt is another: it keeps its order id.
+ * Makes a saved-card charge's session take the merchant's retry while the gateway holds no payment
+ * of it — no attempt yet, or none it answered with a payment and the latest one it made none of
+ * (madeNoPayment) —: its lifetime starts over from now, so the retry the next day, or after a fix
+ * at the gateway, is claimed as its next attempt (or the unsent one sent again). `closed` when the
+ * merchant closed it, `taken` when it is not such a charge (any more): it keeps its order id.
  */
-export async function reopenCharge(ctx: LedgerContext, sessionId: string, ttlSeconds = DEFAULT_TTL_SECONDS): Promise<boolean> {
+export async function reopenCharge(ctx: LedgerContext, sessionId: string, ttlSeconds = DEFAULT_TTL_SECONDS): Promise<ChargeReopening> {
   const lifetimeMs = parseInput(sessionLifetime, ttlSeconds) * 1000;
   return ctx.db.transaction().execute(async (trx) => {
     const session = (await statements(ctx).lockedSessionWithAttempt(trx, { sessionId })).rows[0];
-    if (!session?.card_id) return false;
+    if (!session?.card_id) return 'taken';
+    if (session.closed_at !== null) return 'closed';
     // PostgreSQL: an attempt claimed while this waited for the lock is read under it (claimPayAttempt).
     const latest = ctx.dialect === 'postgres' ? await latestAttempt(ctx, trx, sessionId) : attemptOf(session);
-    if (latest && !madeNoPayment(latest) && !isUnsent(latest)) return false;
-    await trx.updateTable('checkout_sessions').set({ expires_at: ctx.now() + lifetimeMs, closed_at: null }).where('id', '=', sessionId).execute();
-    return true;
+    if (latest && !madeNoPayment(latest)) return 'taken';
+    // An earlier attempt the gateway answered (a challenge declined, then a link's try never sent) is its payment.
+    const answered = await trx.selectFrom('payments').select('order_id').where('session_id', '=', sessionId).where('payment_id', 'is not', null).limit(1).executeTakeFirst();
+    if (answered) return 'taken';
+    await trx.updateTable('checkout_sessions').set({ expires_at: ctx.now() + lifetimeMs }).where('id', '=', sessionId).execute();
+    return 'reopened';
   });
 }
 

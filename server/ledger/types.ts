@@ -60,6 +60,9 @@ export interface NewCheckoutSession {
   readonly ttlSeconds?: number;
 }
 
+/** What Ledger.reopenCharge did: `closed` and `taken` leave the session as it was. */
+export type ChargeReopening = 'reopened' | 'closed' | 'taken';
+
 /**
  * open: payable · processing: an attempt is in flight (init/pending) · paid: an attempt
  * succeeded · closed: the merchant closed it · expired: past `expiresAt` with nothing in flight.

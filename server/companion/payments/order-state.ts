@@ -6,6 +6,7 @@
  */
 import { NotFoundError } from '@payform/gateway';
 import type { GatewayClient, OrderOperation, RequestOptions } from '@payform/gateway';
+import { NEVER_REACHED } from '../../ledger/index.js';
 import type { Ledger, Payment, Operation } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
 import { isGatewayUnreachable } from './gateway-unreachable.js';
@@ -254,8 +255,6 @@ export class OrderStateSync {
 /** The most a machine's clock is taken to run ahead of the gateway's. */
 const PLAUSIBLE_SKEW_MS = 24 * 60 * 60_000;
 
-/** Why an attempt or reservation the gateway never saw was ended. */
-export const NEVER_REACHED = 'Never reached the gateway';
 
 /** A reservation this companion ended as never sent: failed here, without the gateway's word. */
 function endedAsNeverSent(operation: Operation): boolean {

@@ -23,14 +23,13 @@
 import { AuthenticationError, NotTheGatewayError } from '@payform/gateway';
 import type { GatewayClient } from '@payform/gateway';
 import type { Ledger, Operation, Payment, StoredEvent } from '../../ledger/index.js';
-import { isLedgerUnavailable } from '../../ledger/index.js';
+import { isLedgerUnavailable, NEVER_REACHED } from '../../ledger/index.js';
 import type { ReconciliationTimings } from '../config.js';
 import type { Logger } from '../log/logger.js';
 import type { LedgerOutage } from '../operator/ledger-outage.js';
 import type { MissingWebhooks } from './missing-webhooks.js';
 import type { MerchantNotices } from '../payments/merchant-notices.js';
 import { isGatewayUnreachable } from '../payments/gateway-unreachable.js';
-import { NEVER_REACHED } from '../payments/order-state.js';
 import type { OrderStateSync } from '../payments/order-state.js';
 import type { PaymentReactions } from '../payments/reactions.js';
 

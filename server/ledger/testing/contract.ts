@@ -5,7 +5,7 @@ import { LATER_REPORTS_KEPT } from '../discrepancies.js';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound, OperationRefused } from '../errors.js';
 import type { Ledger } from '../ledger.js';
 import { NOTICE_GRACE_MS, operationNotice, paymentNotice } from '../notices.js';
-import type { DueNotice, GatewayEvent, NewCheckoutSession, Operation, Payment, PaymentDetails } from '../types.js';
+import type { DueNotice, GatewayEvent, NewCheckoutSession, Operation, Payment, PaymentDetails, PaymentUpdate } from '../types.js';
 import { TestClock } from './databases.js';
 import type { LedgerBackend, TestLedger } from './databases.js';
 
@@ -151,31 +151,52 @@ export function describeLedgerContract(backend: LedgerBackend): void {
       });
 
       it('reopens a saved-card charge for a retry only while the gateway holds no payment of it', async () => {
-        const charge: NewCheckoutSession = { ...teaSession, orderId: 'renewal-1', customerId: 'cus-1', cardId: 'card-1', allowedModes: ['direct'], ttlSeconds: 600 };
+        const charge = (orderId: string): NewCheckoutSession => ({ ...teaSession, orderId, customerId: 'cus-1', cardId: 'card-1', allowedModes: ['direct'], ttlSeconds: 600 });
         const attempt = async (sessionId: string) => (await ledger.claimPayAttempt(sessionId, { mode: 'direct' })).payment!;
-        const session = await ledger.createSession(charge);
+        const end = async (sessionId: string, update: PaymentUpdate) => ledger.advancePayment((await attempt(sessionId)).orderId, update);
         const checkout = await ledger.createSession({ ...teaSession, orderId: 'checkout-1', customerId: 'cus-1' });
-        expect(await ledger.reopenCharge(checkout.id, 600)).toBe(false);
+        expect(await ledger.reopenCharge(checkout.id, 600)).toBe('taken');
+
+        const session = await ledger.createSession(charge('renewal-1'));
         const first = await attempt(session.id);
         // In flight: the gateway may hold it.
-        expect(await ledger.reopenCharge(session.id, 600)).toBe(false);
+        expect(await ledger.reopenCharge(session.id, 600)).toBe('taken');
         await ledger.advancePayment(first.orderId, { status: 'failure', statusDescription: 'Refused by the gateway: Invalid request: currency: is not enabled for this project' });
-        await ledger.closeSession(session.id);
         clock.advance(DAY);
-        expect((await ledger.getSession(session.id))?.status).toBe('closed');
-        expect(await ledger.reopenCharge(session.id, 600)).toBe(true);
-        expect(await ledger.getSession(session.id)).toMatchObject({ status: 'open', expiresAt: clock.now + 600_000 });
-        const second = await attempt(session.id);
-        expect(second).toMatchObject({ orderId: 'renewal-1:2', attempt: 2 });
-        await ledger.advancePayment(second.orderId, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
-        expect(await ledger.reopenCharge(session.id, 600)).toBe(true);
-        // A decline is the gateway's payment: the order id stays its.
-        const third = await attempt(session.id);
-        await ledger.advancePayment(third.orderId, { status: 'failure', statusCode: '4100', statusDescription: 'Insufficient funds', paymentId: 'pay-3' });
-        clock.advance(DAY);
-        expect(await ledger.reopenCharge(session.id, 600)).toBe(false);
         expect((await ledger.getSession(session.id))?.status).toBe('expired');
-        await expect(ledger.reopenCharge(session.id, 5)).rejects.toMatchObject({ code: 'invalid_input' });
+        expect(await ledger.reopenCharge(session.id, 600)).toBe('reopened');
+        expect(await ledger.getSession(session.id)).toMatchObject({ status: 'open', expiresAt: clock.now + 600_000 });
+        await end(session.id, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
+        expect(await ledger.reopenCharge(session.id, 600)).toBe('reopened');
+        await end(session.id, { status: 'failure', statusDescription: 'Never reached the gateway' });
+        expect(await ledger.reopenCharge(session.id, 600)).toBe('reopened');
+        // Another's payment under the order id, or a decline: the gateway's, and the order id stays its.
+        await end(session.id, { status: 'failure', statusDescription: 'The order id is already used at the gateway by another payment' });
+        expect(await ledger.reopenCharge(session.id, 600)).toBe('taken');
+
+        const declined = await ledger.createSession(charge('renewal-2'));
+        await end(declined.id, { status: 'failure', statusCode: '4009', statusDescription: 'Insufficient funds', paymentId: 'pay-2' });
+        expect(await ledger.reopenCharge(declined.id, 600)).toBe('taken');
+        // Its next try (its 3-D Secure link's) never sent: the decline before it still stands.
+        await end(declined.id, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
+        expect(await ledger.reopenCharge(declined.id, 600)).toBe('taken');
+
+        // One the gateway never showed over the window: sent again under its own order id.
+        const unsent = await ledger.createSession(charge('renewal-3'));
+        const lost = await attempt(unsent.id);
+        await ledger.countAbsentPayment(lost.orderId, { readAt: clock.now, reads: 2, spacingMs: 1_000 });
+        clock.advance(1_000);
+        await ledger.countAbsentPayment(lost.orderId, { readAt: clock.now, reads: 2, spacingMs: 1_000 });
+        expect(await ledger.getPayment(lost.orderId)).toMatchObject({ status: 'init', unsentAt: clock.now });
+        expect(await ledger.reopenCharge(unsent.id, 600)).toBe('reopened');
+        expect(await ledger.claimPayAttempt(unsent.id, { mode: 'direct' })).toMatchObject({ claimed: true, resent: true, payment: { orderId: 'renewal-3' } });
+
+        // The merchant's close stands; nor is a lifetime out of bounds taken.
+        const closed = await ledger.createSession(charge('renewal-4'));
+        await end(closed.id, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
+        await ledger.closeSession(closed.id);
+        expect(await ledger.reopenCharge(closed.id, 600)).toBe('closed');
+        await expect(ledger.reopenCharge(unsent.id, 5)).rejects.toMatchObject({ code: 'invalid_input' });
       });
 
       it('refuses bad sessions with the field named and stores nothing', async () => {
