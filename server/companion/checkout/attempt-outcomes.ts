@@ -44,6 +44,11 @@ export interface AttemptSend {
   readonly retry: boolean;
   /** Sent again after it was ended as never sent (PayAttemptClaim `resent`). */
   readonly resent: boolean;
+  /**
+   * A merchant's charge of a saved card: a refusal of its terms leaves its session open, for the
+   * merchant may send it again once the gateway project takes them; a checkout's is closed.
+   */
+  readonly charge?: boolean;
 }
 
 /**
@@ -90,7 +95,7 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
     // The session's own terms refused: every payment of it would be, and the customer can change
     // none. Closed, so a reload or another tab says so instead of taking the card for the same no.
     if (warnOfMerchantFields(deps, payment, fields)) {
-      await deps.ledger.closeSession(payment.sessionId);
+      if (!send.charge) await deps.ledger.closeSession(payment.sessionId);
       throw new ApiProblem(422, 'session_refused', 'The gateway refuses the terms of this payment (the fields say which): no payment on them can succeed until they or the gateway project change', fields);
     }
     throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fields);

@@ -183,7 +183,7 @@ export class DirectPayments {
       fingerprint: ABSENT_BROWSER,
       client: { ip: customer.ip ?? UNKNOWN_ADDRESS, accept: '', userAgent: '' },
     };
-    return this.#attempt(session, claim.payment, { cc_token: ccToken }, customer, request, { retry: true, resent: claim.resent });
+    return this.#attempt(session, claim.payment, { cc_token: ccToken }, customer, request, { retry: true, resent: claim.resent, charge: true });
   }
 
   /**
@@ -201,7 +201,7 @@ export class DirectPayments {
       if (!send.retry) return this.#answer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
       if (!next.claimed) return payAnswer(liveAttempt(next));
-      return this.#attempt(session, next.payment, card, customer, request, { retry: false, resent: next.resent });
+      return this.#attempt(session, next.payment, card, customer, request, { ...send, retry: false, resent: next.resent });
     }
     return this.#recordOrHold(session, payment, this.#update(payment, answer));
   }

@@ -11,7 +11,7 @@
  * named.
  */
 import { createHmac } from 'node:crypto';
-import { isUnsent, madeNoPayment } from '../../ledger/index.js';
+import { madeNoPayment } from '../../ledger/index.js';
 import type { StoredAnswer } from '../../ledger/index.js';
 import { createdSession } from '../checkout/checkout-routes.js';
 import type { CompanionServices } from '../context.js';
@@ -63,7 +63,7 @@ export async function keyedTruth(services: CompanionServices, path: string, body
   // A charge's session with no payment claimed, or whose latest attempt the gateway refused up
   // front or never received: it holds no payment of it, and the charge takes its session up
   // again (saved-card-charges.ts).
-  if (!session.payment || madeNoPayment(session.payment) || isUnsent(session.payment)) return { known: 'never_made', orderId };
+  if (!session.payment || madeNoPayment(session.payment)) return { known: 'never_made', orderId };
   const answer = await services.charges.known(orderId);
   return answer ? { known: 'made', answer: json(201, answer) } : { known: 'not_yet', orderId };
 }

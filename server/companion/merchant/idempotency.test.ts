@@ -293,6 +293,27 @@ describe('a keyed request whose instance died before answering', () => {
     expect(await paidCharges('cust-n')).toHaveLength(1);
   });
 
+  it('a charge the gateway never received before its instance died runs again after the lease, as its next attempt', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const cardId = await savedCardOf('cust-d');
+    const path = `/api/customers/cust-d/cards/${cardId}/charges`;
+    await crashedClaim('renew-3', path, renewal);
+    // The dead instance's charge: the gateway rate limited it, so it never took it.
+    const orderId = keyedOrderId(ADMIN_TOKEN, 'renew-3');
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 429, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
+    expect((await stack.request('POST', path, { admin: true, body: { ...renewal, order_id: orderId } })).status).toBe(503);
+    // Not a charge made, whose answer a retry would get: one that runs once the lease is over.
+    const held = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-3' } });
+    expect(held.status).toBe(409);
+    expect((await held.json()).error.code).toBe('idempotency_key_in_use');
+    clock.advance(5 * 60_000);
+    const ran = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-3' } });
+    expect(ran.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await ran.json()).toMatchObject({ order_id: `${orderId}:2`, status: 'success' });
+    expect(await paidCharges('cust-d')).toHaveLength(1);
+  });
+
   it('a session creation is answered with the session once made, and one never made runs after the lease', async () => {
     const clock = new TestClock(Date.now());
     await open({ clock });

@@ -9,8 +9,8 @@
  * A card that is gone or past its token's expiry is refused before the gateway is called.
  */
 import * as z from 'zod';
-import { isUnsent, LedgerConflict, madeNoPayment } from '../../ledger/index.js';
-import type { CheckoutSession, CustomerDetails, NewCheckoutSession, SavedCard, SplitShare } from '../../ledger/index.js';
+import { LedgerConflict, madeNoPayment } from '../../ledger/index.js';
+import type { CheckoutSession, CustomerDetails, NewCheckoutSession, Payment, SavedCard, SplitShare } from '../../ledger/index.js';
 import type { DirectPayments } from '../checkout/direct-payments.js';
 import { payAnswer } from '../checkout/pay-answer.js';
 import type { PayAnswer } from '../checkout/pay-answer.js';
@@ -84,10 +84,10 @@ export class SavedCardCharges {
    * The session a charge whose order id is taken goes on with: this very charge's — the same
    * customer, card and terms — while the gateway holds no payment of it. Made by a run that
    * stopped before claiming an attempt (the database went away, its instance stopped), it is
-   * taken up again. After a refusal up front (422) or a call the gateway never received (503),
-   * the retry those answers invite — the next day too — is sent as its next attempt
-   * (`<order_id>:2`, as a checkout's retry is), and an attempt ended as never sent goes again
-   * under its own order id. Undefined otherwise: order_id_taken stands, saying why when the order
+   * taken up again. After a refusal up front (422), a call the gateway never received (503), or
+   * an attempt reconciliation ended as never sent, the retry those answers invite — the next day
+   * too — is claimed as its next attempt (`<order_id>:2`, as a checkout's retry is), or the unsent
+   * one again under its own order id. Otherwise order_id_taken stands, saying why when the order
    * is this customer's charge.
    */
   async #takenUp(terms: NewCheckoutSession, error: unknown): Promise<CheckoutSession | undefined> {
@@ -96,15 +96,15 @@ export class SavedCardCharges {
     const { ledger, options } = this.#deps;
     const session = await ledger.findSessionOfOrder(orderId);
     if (!session?.cardId || session.customerId !== terms.customerId) return undefined;
-    const latest = session.payment;
-    if (latest && !madeNoPayment(latest) && !isUnsent(latest)) {
-      throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge the gateway has (${latest.status}); charge again under a new order id`);
-    }
+    if (session.payment && !madeNoPayment(session.payment)) throw takenChargeProblem(orderId, session.payment);
     if (!sameCharge(session, terms)) {
-      throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge the gateway never took, of other terms (card, amount, currency, method or split): send it again as it was, or under a new order id`);
+      throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge the gateway never took, of other terms (card, amount, currency, method or split): send it again as it was, or this one under a new order id or Idempotency-Key`);
     }
-    if (!latest) return session;
-    return (await ledger.reopenCharge(session.id, options.sessionTtlSeconds)) ? session : undefined;
+    const reopening = await ledger.reopenCharge(session.id, options.sessionTtlSeconds);
+    if (reopening === 'reopened') return session;
+    if (reopening === 'closed') throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge whose session was closed; charge again under a new order id`);
+    const now = (await ledger.getSession(session.id))?.payment;
+    throw now ? takenChargeProblem(orderId, now) : error;
   }
 
   #answer(session: CheckoutSession, answer: PayAnswer, cardId: string, statusCode?: string | null): ChargeAnswer {
@@ -133,6 +133,17 @@ export class SavedCardCharges {
     }
     return card;
   }
+}
+
+/** Why a charge's order id takes no retry: the gateway has a payment of it, or may have. */
+function takenChargeProblem(orderId: string, latest: Payment): ApiProblem {
+  const why =
+    latest.status === 'success'
+      ? `is paid (its attempt ${latest.orderId})`
+      : latest.status === 'failure'
+        ? `was declined${latest.statusCode ? ` (${latest.statusCode})` : ''} by the gateway; charge again under a new order id`
+        : `is being charged: its outcome is not known yet, and GET /api/orders/${orderId} tells it (charging again could pay twice)`;
+  return new ApiProblem(409, 'order_id_taken', `order id ${orderId} ${why}`);
 }
 
 /** Whether a charge's session is the one these terms make: a session is paid on the terms it was opened with. */
