@@ -47,6 +47,16 @@ export function madeNoPayment(payment: Payment): boolean {
   return payment.status === 'failure' && (reason.startsWith(NOT_SENT_REASON) || reason.startsWith(REFUSED_REASON) || reason === NEVER_REACHED);
 }
 
+/**
+ * Whether the gateway holds no payment of a charge with these attempts (in attempt order): none
+ * was answered with a payment id — an earlier one that was is a decline — and the latest, if
+ * any, made none. Its charge may then be sent again.
+ */
+export function noPaymentAmong(attempts: readonly Payment[]): boolean {
+  const latest = attempts.at(-1);
+  return attempts.every((attempt) => attempt.paymentId === null) && (latest === undefined || madeNoPayment(latest));
+}
+
 /** The order id of an attempt's session: a later attempt's order id is the session's, then `:<attempt>`. */
 export function sessionOrderIdOf(orderId: string, attempt: number): string {
   const suffix = `:${attempt}`;

@@ -16,7 +16,7 @@ export { sqliteUnloadable } from './driver-releases.js';
 export { upgradeNotice } from './upgrade-notice.js';
 export type { UpgradeNotice } from './upgrade-notice.js';
 export type { IndexBuilds, IndexBuildState, LedgerLog } from './index-builds.js';
-export { holdsSession, isUnsent, madeNoPayment, NEVER_REACHED, NOT_SENT_REASON, REFUSED_REASON } from './attempts.js';
+export { holdsSession, isUnsent, madeNoPayment, NEVER_REACHED, noPaymentAmong, NOT_SENT_REASON, REFUSED_REASON } from './attempts.js';
 export { figuresDiffer } from './payments.js';
 export { discrepancyVersion, LATER_REPORTS_KEPT, latestReport, reportsOf } from './discrepancies.js';
 export { amountPaid, captureCeiling } from './money-rules.js';

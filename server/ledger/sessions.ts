@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { holdsCardNumber } from '@payform/card';
 import { sql } from 'kysely';
 import type { Compilable, Kysely, QueryCreator, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
-import { holdsSession, isUnsent, madeNoPayment, NOT_SENT_REASON } from './attempts.js';
+import { holdsSession, isUnsent, noPaymentAmong, NOT_SENT_REASON } from './attempts.js';
 import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound } from './errors.js';
@@ -392,8 +392,7 @@ export async function closeSession(ctx: LedgerContext, id: string): Promise<Chec
 
 /**
  * Makes a saved-card charge's session take the merchant's retry while the gateway holds no payment
- * of it — no attempt yet, or none it answered with a payment and the latest one it made none of
- * (madeNoPayment) —: its lifetime starts over from now, so the retry the next day, or after a fix
+ * of it (noPaymentAmong its attempts): its lifetime starts over from now, so the retry the next day, or after a fix
  * at the gateway, is claimed as its next attempt (or the unsent one sent again). `closed` when the
  * merchant closed it, `taken` when it is not such a charge (any more): it keeps its order id.
  */
@@ -403,12 +402,9 @@ export async function reopenCharge(ctx: LedgerContext, sessionId: string, ttlSec
     const session = (await statements(ctx).lockedSessionWithAttempt(trx, { sessionId })).rows[0];
     if (!session?.card_id) return 'taken';
     if (session.closed_at !== null) return 'closed';
-    // PostgreSQL: an attempt claimed while this waited for the lock is read under it (claimPayAttempt).
-    const latest = ctx.dialect === 'postgres' ? await latestAttempt(ctx, trx, sessionId) : attemptOf(session);
-    if (latest && !madeNoPayment(latest)) return 'taken';
-    // An earlier attempt the gateway answered (a challenge declined, then a link's try never sent) is its payment.
-    const answered = await trx.selectFrom('payments').select('order_id').where('session_id', '=', sessionId).where('payment_id', 'is not', null).limit(1).executeTakeFirst();
-    if (answered) return 'taken';
+    // Read under the lock: on PostgreSQL an attempt claimed while this waited for it is current then.
+    const attempts = await trx.selectFrom('payments').selectAll().where('session_id', '=', sessionId).orderBy('attempt').execute();
+    if (!noPaymentAmong(attempts.map(toPayment))) return 'taken';
     await trx.updateTable('checkout_sessions').set({ expires_at: ctx.now() + lifetimeMs }).where('id', '=', sessionId).execute();
     return 'reopened';
   });

@@ -65,7 +65,8 @@ export type ChargeReopening = 'reopened' | 'closed' | 'taken';
 
 /**
  * open: payable · processing: an attempt is in flight (init/pending) · paid: an attempt
- * succeeded · closed: the merchant closed it · expired: past `expiresAt` with nothing in flight.
+ * succeeded · closed: the merchant closed it, or the companion did when the gateway refused a
+ * checkout's own terms · expired: past `expiresAt` with nothing in flight.
  */
 export type SessionStatus = 'open' | 'processing' | 'paid' | 'closed' | 'expired';
 

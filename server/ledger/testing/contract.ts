@@ -191,6 +191,17 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.reopenCharge(unsent.id, 600)).toBe('reopened');
         expect(await ledger.claimPayAttempt(unsent.id, { mode: 'direct' })).toMatchObject({ claimed: true, resent: true, payment: { orderId: 'renewal-3' } });
 
+        // One the gateway answered (a payment id), then lost: it did see it.
+        const acknowledged = await ledger.createSession(charge('renewal-5'));
+        const seen = await attempt(acknowledged.id);
+        await ledger.advancePayment(seen.orderId, { status: 'pending', paymentId: 'pay-5' });
+        for (let read = 0; read < 2; read += 1) {
+          await ledger.countAbsentPayment(seen.orderId, { readAt: clock.now, reads: 2, spacingMs: 1_000 });
+          clock.advance(1_000);
+        }
+        expect(await ledger.getPayment(seen.orderId)).toMatchObject({ status: 'pending', unsentAt: expect.any(Number) });
+        expect(await ledger.reopenCharge(acknowledged.id, 600)).toBe('taken');
+
         // The merchant's close stands; nor is a lifetime out of bounds taken.
         const closed = await ledger.createSession(charge('renewal-4'));
         await end(closed.id, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
