@@ -170,10 +170,10 @@ export class DirectPayments {
 
   /**
    * A merchant-initiated payment of `session` (opened for it) with a saved card's token. The
-   * customer is not there: no browser to describe, and their address is not known.
+   * customer is not there: no browser to describe, and their address is not known. `customer`:
+   * the details a retry of the charge sends, which may correct those its session was opened with.
    */
-  async chargeSavedCard(session: CheckoutSession, ccToken: string): Promise<PayAnswer> {
-    const customer = session.customer;
+  async chargeSavedCard(session: CheckoutSession, ccToken: string, customer: CustomerDetails = session.customer): Promise<PayAnswer> {
     const claim = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
     if (!claim.claimed) return payAnswer(liveAttempt(claim));
     const request: DirectPayment = {
@@ -183,14 +183,16 @@ export class DirectPayments {
       fingerprint: ABSENT_BROWSER,
       client: { ip: customer.ip ?? UNKNOWN_ADDRESS, accept: '', userAgent: '' },
     };
-    return this.#attempt(session, claim.payment, { cc_token: ccToken }, customer, request, { retry: true, resent: claim.resent, charge: true });
+    return this.#attempt(session, claim.payment, { cc_token: ccToken }, customer, request, { retry: true, resent: claim.resent });
   }
 
   /**
    * Sends one attempt. An order id someone else used at the gateway goes on once under the next
    * — unless this attempt was sent before: then the duplicate may be its first send, landed late.
    */
-  async #attempt(session: SessionTerms, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, send: AttemptSend): Promise<PayAnswer> {
+  async #attempt(session: SessionTerms, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, attemptSend: AttemptSend): Promise<PayAnswer> {
+    // A merchant's charge, whoever pays it (the merchant's call, or its 3-D Secure link's).
+    const send = { ...attemptSend, charge: session.cardId != null };
     let answer: GatewayPayment;
     try {
       answer = await this.#create(session, payment, card, customer, request);

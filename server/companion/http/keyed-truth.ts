@@ -11,7 +11,8 @@
  * named.
  */
 import { createHmac } from 'node:crypto';
-import { madeNoPayment } from '../../ledger/index.js';
+import { madeNoPayment, noPaymentAmong } from '../../ledger/index.js';
+import type { Payment } from '../../ledger/index.js';
 import type { StoredAnswer } from '../../ledger/index.js';
 import { createdSession } from '../checkout/checkout-routes.js';
 import type { CompanionServices } from '../context.js';
@@ -60,10 +61,10 @@ export async function keyedTruth(services: CompanionServices, path: string, body
   const session = await services.ledger.findSessionOfOrder(orderId);
   if (!session) return { known: 'never_made', orderId };
   if (!charge) return { known: 'made', answer: json(201, createdSession(session, services.options)) };
-  // A charge's session with no payment claimed, or whose latest attempt the gateway refused up
-  // front or never received: it holds no payment of it, and the charge takes its session up
-  // again (saved-card-charges.ts).
-  if (!session.payment || madeNoPayment(session.payment)) return { known: 'never_made', orderId };
+  // A charge's session with no payment claimed, or whose attempts the gateway holds no payment of
+  // (refused up front, never received): the charge takes its session up again (saved-card-charges.ts).
+  if (!session.payment) return { known: 'never_made', orderId };
+  if (madeNoPayment(session.payment) && noPaymentAmong(await attemptsOf(services, session.id))) return { known: 'never_made', orderId };
   const answer = await services.charges.known(orderId);
   return answer ? { known: 'made', answer: json(201, answer) } : { known: 'not_yet', orderId };
 }
@@ -75,6 +76,12 @@ async function operationTruth({ ledger, options }: CompanionServices, orderId: s
   const detail = await ledger.getOrder(orderId);
   const totals = detail && totalsView({ ...detail.totals, capturable: await ledger.capturableAmount(orderId, options.captureOverReservePercent) });
   return { known: 'made', answer: json(200, { operation: operationView(operation), totals }) };
+}
+
+/** A session's attempts, oldest first (at most 30 of them). */
+async function attemptsOf({ ledger }: CompanionServices, sessionId: string): Promise<Payment[]> {
+  const { orders } = await ledger.listOrders({ sessionId, limit: 100 });
+  return [...orders].sort((a, b) => a.attempt - b.attempt);
 }
 
 function ownOrderId(body: string): string | undefined {

@@ -164,18 +164,21 @@ describe('a charge of a saved card', () => {
     const refuseNextPayment = () => stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 400, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
 
     await refuseNextPayment();
-    expect((await send({ order_id: 'renewal-r-1' })).status).toBe(422);
+    expect((await send({ order_id: 'renewal-r-1', customer: { ...CUSTOMER, email: 'olena.old@example.com' } })).status).toBe(422);
     // Other terms under that order id: not this charge, and the gateway is not called.
     gatewayCalls.length = 0;
-    const changed = await send({ order_id: 'renewal-r-1', amount: renewal.amount + 1 });
-    expect(changed.status).toBe(409);
-    expect((await changed.json()).error).toMatchObject({ code: 'order_id_taken', message: expect.stringContaining('a charge the gateway never took, of other terms') });
+    for (const other of [{ amount: renewal.amount + 1 }, { description: 'Tea club, another month' }]) {
+      const changed = await send({ order_id: 'renewal-r-1', ...other });
+      expect(changed.status).toBe(409);
+      expect((await changed.json()).error).toMatchObject({ code: 'order_id_taken', message: expect.stringContaining('a charge the gateway never took, of other terms') });
+    }
     expect(gatewayCalls).toEqual([]);
-    // As it was: sent again as the order's second attempt, once.
-    const again = await send({ order_id: 'renewal-r-1' });
+    // As it was, its customer's e-mail changed: sent again as the order's second attempt, once, with it.
+    const again = await send({ order_id: 'renewal-r-1', customer: CUSTOMER });
     expect(again.status).toBe(201);
     expect(await again.json()).toMatchObject({ order_id: 'renewal-r-1:2', status: 'success', amount: renewal.amount });
     expect(gatewayCalls).toEqual(['POST /api/v1/payment']);
+    expect((await stack.json('GET', '/api/orders/renewal-r-1:2', 200, { admin: true })).order.customer.email).toBe(CUSTOMER.email);
     const detail = await stack.json('GET', '/api/orders/renewal-r-1', 200, { admin: true });
     expect(detail.attempts.map((attempt: Json) => [attempt.order_id, attempt.status])).toEqual([
       ['renewal-r-1', 'failure'],
@@ -184,7 +187,7 @@ describe('a charge of a saved card', () => {
     // Paid: the order id is the payment's, and the answer says so.
     const paid = await send({ order_id: 'renewal-r-1' });
     expect(paid.status).toBe(409);
-    expect((await paid.json()).error.message).toBe('order id renewal-r-1 is paid (its attempt renewal-r-1:2)');
+    expect((await paid.json()).error.message).toBe('order id renewal-r-1 succeeded (its attempt renewal-r-1:2)');
     // Another customer's charge under it learns nothing of it.
     const stranger = await savedCard(stack, 'cust-stranger');
     const theirs = await stack.request('POST', `/api/customers/cust-stranger/cards/${stranger.id}/charges`, { admin: true, body: { ...renewal, order_id: 'renewal-r-1' } });
@@ -250,7 +253,7 @@ describe('a charge of a saved card', () => {
     expect(declined).toMatchObject({ status: 'failure', payment_id: expect.any(String), status_code: expect.stringMatching(/^\d{4}$/) });
     const retried = await charge(stack, 'cust-away', unknown.id, { ...renewal, order_id: 'renewal-a-3', customer: CUSTOMER });
     expect(retried.status).toBe(409);
-    expect((await retried.json()).error.message).toMatch(/^order id renewal-a-3 was declined \(\d{4}\) by the gateway; charge again under a new order id$/);
+    expect((await retried.json()).error.message).toMatch(/^order id renewal-a-3 failed at the gateway \(\d{4}\); charge again under a new order id$/);
   });
 
   it('sends an attempt reconciliation ended as never sent again under its own order id', async () => {
@@ -269,6 +272,10 @@ describe('a charge of a saved card', () => {
     lose = true;
     expect(await (await charge(stack, 'cust-lost', saved.id, { ...renewal, order_id: 'renewal-l-1' })).json()).toMatchObject({ status: 'pending' });
     lose = false;
+    // While its outcome is unknown, a retry is told to look, not to charge under a new order id.
+    const early = await charge(stack, 'cust-lost', saved.id, { ...renewal, order_id: 'renewal-l-1' });
+    expect(early.status).toBe(409);
+    expect((await early.json()).error.message).toContain('is being charged: its outcome is not known yet, and GET /api/orders/renewal-l-1 tells it');
     for (const wait of [60_000, 30_000, 30_000]) {
       clock.advance(wait);
       await stack.companion.companion.reconciler.runOnce();

@@ -62,7 +62,7 @@ export class SavedCardCharges {
     const terms: NewCheckoutSession = { ...request, customer, customerId, cardId: card.id, allowedModes: ['direct'], ttlSeconds: options.sessionTtlSeconds };
     const session = await ledger.createSession(terms).catch(async (error: unknown) => (await this.#takenUp(terms, error)) ?? Promise.reject(error));
     logger.info('charging a saved card for the merchant', { order_id: session.orderId, amount: session.amount, currency: session.currency });
-    const answer = await directPayments.chargeSavedCard(session, card.ccToken);
+    const answer = await directPayments.chargeSavedCard(session, card.ccToken, customer);
     // A decline's reason is the merchant's to act on (retry later, or ask for another card).
     const failed = answer.status === 'failure' ? await ledger.getPayment(answer.order_id) : undefined;
     return this.#answer(session, answer, card.id, failed?.statusCode);
@@ -98,13 +98,15 @@ export class SavedCardCharges {
     if (!session?.cardId || session.customerId !== terms.customerId) return undefined;
     if (session.payment && !madeNoPayment(session.payment)) throw takenChargeProblem(orderId, session.payment);
     if (!sameCharge(session, terms)) {
-      throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge the gateway never took, of other terms (card, amount, currency, method or split): send it again as it was, or this one under a new order id or Idempotency-Key`);
+      throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge the gateway never took, of other terms (card, amount, currency, method, description or split): send it again as it was, or this one under a new order id or Idempotency-Key`);
     }
     const reopening = await ledger.reopenCharge(session.id, options.sessionTtlSeconds);
     if (reopening === 'reopened') return session;
     if (reopening === 'closed') throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge whose session was closed; charge again under a new order id`);
+    // Taken meanwhile, or an earlier attempt the gateway answered: a decline, the latest a try never sent.
     const now = (await ledger.getSession(session.id))?.payment;
-    throw now ? takenChargeProblem(orderId, now) : error;
+    if (now && !madeNoPayment(now)) throw takenChargeProblem(orderId, now);
+    throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} was declined by the gateway in an earlier attempt; charge again under a new order id`);
   }
 
   #answer(session: CheckoutSession, answer: PayAnswer, cardId: string, statusCode?: string | null): ChargeAnswer {
@@ -139,17 +141,18 @@ export class SavedCardCharges {
 function takenChargeProblem(orderId: string, latest: Payment): ApiProblem {
   const why =
     latest.status === 'success'
-      ? `is paid (its attempt ${latest.orderId})`
+      ? `succeeded (its attempt ${latest.orderId})`
       : latest.status === 'failure'
-        ? `was declined${latest.statusCode ? ` (${latest.statusCode})` : ''} by the gateway; charge again under a new order id`
+        ? `failed at the gateway (${latest.statusCode ?? latest.statusDescription ?? 'no reason given'}); charge again under a new order id`
         : `is being charged: its outcome is not known yet, and GET /api/orders/${orderId} tells it (charging again could pay twice)`;
   return new ApiProblem(409, 'order_id_taken', `order id ${orderId} ${why}`);
 }
 
 /** Whether a charge's session is the one these terms make: a session is paid on the terms it was opened with. */
 function sameCharge(session: CheckoutSession, terms: NewCheckoutSession): boolean {
-  const shares = (split: readonly SplitShare[] | null | undefined) => JSON.stringify(split?.map((share) => [share.subMerchantId, share.amount]) ?? null);
-  return session.cardId === terms.cardId && session.amount === terms.amount && session.currency === terms.currency && session.method === terms.method && shares(session.split) === shares(terms.split);
+  const shares = (split: readonly SplitShare[] | null | undefined) => JSON.stringify(split?.map((share) => `${share.subMerchantId} ${share.amount}`).sort() ?? null);
+  const same = session.cardId === terms.cardId && session.amount === terms.amount && session.currency === terms.currency && session.method === terms.method;
+  return same && session.description === terms.description && shares(session.split) === shares(terms.split);
 }
 
 function chargeStatus(answer: PayAnswer, challengeUrl: string): Pick<ChargeAnswer, 'status' | 'message' | 'challenge_url'> {
