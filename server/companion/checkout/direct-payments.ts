@@ -190,15 +190,13 @@ export class DirectPayments {
    * Sends one attempt. An order id someone else used at the gateway goes on once under the next
    * — unless this attempt was sent before: then the duplicate may be its first send, landed late.
    */
-  async #attempt(session: SessionTerms, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, attemptSend: AttemptSend): Promise<PayAnswer> {
-    // A merchant's charge, whoever pays it (the merchant's call, or its 3-D Secure link's).
-    const send = { ...attemptSend, charge: session.cardId != null };
+  async #attempt(session: SessionTerms, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, send: AttemptSend): Promise<PayAnswer> {
     let answer: GatewayPayment;
     try {
       answer = await this.#create(session, payment, card, customer, request);
     } catch (error) {
-      if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error, send);
-      if (send.resent) return this.#recover(payment, sentBefore(payment, error), send);
+      if (!(error instanceof DuplicateOrderError)) return this.#recover(session, payment, error, send);
+      if (send.resent) return this.#recover(session, payment, sentBefore(payment, error), send);
       await endTakenAttempt(this.#deps, payment);
       if (!send.retry) return this.#answer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
@@ -325,8 +323,9 @@ export class DirectPayments {
     return this.#answer(progress.payment);
   }
 
-  async #recover(payment: Payment, error: unknown, send: AttemptSend): Promise<PayAnswer> {
-    const unknown = await endUnsentAttempt(this.#deps, payment, error, send);
+  async #recover(session: SessionTerms, payment: Payment, error: unknown, send: AttemptSend): Promise<PayAnswer> {
+    // A merchant's charge, whoever pays it (the merchant's call, or its 3-D Secure link's).
+    const unknown = await endUnsentAttempt(this.#deps, payment, error, { ...send, charge: session.cardId != null });
     // It may have happened: the gateway's order state says what did.
     const state = await readOrderState(this.#deps, payment, unknown);
     if (state?.found && state.payment) return this.#answer(state.payment);
