@@ -19,8 +19,7 @@ export function chargeRoutes(): Hono<CompanionEnv> {
     const request = c.req.valid('json');
     // A charge without its own order id takes one derived from its Idempotency-Key: a retry of it
     // can then never charge again, and the merchant has an order id to look at.
-    const orderId = request.orderId ?? c.var.keyedOrderId;
-    const answer = await c.var.services.charges.charge(customer, c.req.param('card_id'), { ...request, ...(orderId ? { orderId } : {}) });
+    const answer = await c.var.services.charges.charge(customer, c.req.param('card_id'), request, c.var.keyedOrderId);
     return c.json(answer, 201);
   });
 

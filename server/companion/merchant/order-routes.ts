@@ -101,7 +101,7 @@ export const OrderListQuery = checkedFilters(z.strictObject({
     .min(1, 'must not be empty')
     .max(255, 'must be at most 255 characters')
     .optional()
-    .describe('The Idempotency-Key a charge (or session) was sent with and no order_id: lists its order alone, or nothing. Sent alone: with any other parameter it is 400 naming that one'),
+    .describe('The Idempotency-Key a charge (or session) was sent with and no order_id: lists its order’s latest attempt alone (`<order_id>:2` once a charge the gateway never took was sent again), or nothing. Sent alone: with any other parameter it is 400 naming that one'),
 }));
 
 /** The list's (or the file's) query as the ledger names it. */
@@ -190,7 +190,8 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const { ledger, options } = c.var.services;
     if (key !== undefined) {
       aloneWithKey(valid);
-      const payment = await ledger.getPayment(keyedOrderId(options.adminToken, key));
+      // Its latest attempt: a charge sent again after the gateway never took it went as `<id>:2`.
+      const payment = (await ledger.findSessionOfOrder(keyedOrderId(options.adminToken, key)))?.payment;
       return c.json({ orders: await listedOrders(ledger, payment ? [payment] : [], options.captureOverReservePercent), next_cursor: null } satisfies OrderPage);
     }
     const page = await ledger.listOrders(orderSearch(query));

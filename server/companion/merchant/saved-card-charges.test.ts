@@ -209,10 +209,15 @@ describe('a charge of a saved card', () => {
     expect((await (await send(unknownShare('00000000-0000-4000-8000-00000000000f'))).json()).error.code).toBe('session_refused');
     expect(gatewayCalls).toEqual(['POST /api/v1/split/purchase']);
     expect((await stack.json('GET', '/api/orders/renewal-r-3', 200, { admin: true })).attempts).toHaveLength(2);
+    // Its ten attempts refused, a charge takes no more, and says so of itself, not of a checkout.
+    for (let refused = 2; refused < 10; refused += 1) expect((await send(unknownShare('00000000-0000-4000-8000-00000000000f'))).status).toBe(422);
+    const spent = await send(unknownShare('00000000-0000-4000-8000-00000000000f'));
+    expect(spent.status).toBe(409);
+    expect((await spent.json()).error).toEqual({ code: 'retry_unavailable', message: 'order id renewal-r-3 takes no more attempts (the gateway refused its ten); charge again under a new order id' });
     const otherShare = await send(unknownShare('00000000-0000-4000-8000-00000000000e'));
     expect(otherShare.status).toBe(409);
     expect((await otherShare.json()).error.message).toContain('of other terms');
-    expect(gatewayCalls).toHaveLength(1);
+    expect(gatewayCalls).toHaveLength(9);
   });
 
   it('runs again after a 503 that never reached the gateway, the next day too and under the same key; never after a decline', async () => {
@@ -236,8 +241,14 @@ describe('a charge of a saved card', () => {
     expect(keyed.headers.get('Idempotent-Replayed')).toBeNull();
     expect(await keyed.json()).toMatchObject({ status: 'success' });
     expect((await send({}, 'renew-a-2')).headers.get('Idempotent-Replayed')).toBe('true');
-    // The next day: the charge's session had expired meanwhile, and takes the retry all the same.
+    // Looked up by its key, the order is the attempt that paid, not the one never sent.
+    expect((await stack.json('GET', '/api/orders?idempotency_key=renew-a-2', 200, { admin: true })).orders).toEqual([
+      expect.objectContaining({ order_id: expect.stringMatching(/^k-[a-p]{26}:2$/), status: 'success' }),
+    ]);
+    // After the key's 24 hours, it still names that order, paid.
     clock.advance(25 * 3_600_000);
+    expect((await (await send({}, 'renew-a-2')).json()).error.message).toMatch(/^order id k-[a-p]{26} succeeded \(its attempt k-[a-p]{26}:2\)$/);
+    // The next day: the charge's session had expired meanwhile, and takes the retry all the same.
     expect(await (await send({ order_id: 'renewal-a-1' })).json()).toMatchObject({ order_id: 'renewal-a-1:2', status: 'success' });
     // Unless the merchant closed it meanwhile: a close stands.
     const { order } = await stack.json('GET', '/api/orders/renewal-a-4', 200, { admin: true });
@@ -254,6 +265,11 @@ describe('a charge of a saved card', () => {
     const retried = await charge(stack, 'cust-away', unknown.id, { ...renewal, order_id: 'renewal-a-3', customer: CUSTOMER });
     expect(retried.status).toBe(409);
     expect((await retried.json()).error.message).toMatch(/^order id renewal-a-3 failed at the gateway \(\d{4}\); charge again under a new order id$/);
+    // One whose order id its key made: a new key is the way on, once the first's 24 hours are over.
+    expect((await (await charge(stack, 'cust-away', unknown.id, { ...renewal, customer: CUSTOMER }, 'renew-a-5')).json()).status).toBe('failure');
+    clock.advance(25 * 3_600_000);
+    const keyedAgain = await charge(stack, 'cust-away', unknown.id, { ...renewal, customer: CUSTOMER }, 'renew-a-5');
+    expect((await keyedAgain.json()).error.message).toContain('charge again under a new Idempotency-Key (this order id is its key’s)');
   });
 
   it('sends an attempt reconciliation ended as never sent again under its own order id', async () => {

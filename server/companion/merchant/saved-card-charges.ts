@@ -9,7 +9,7 @@
  * A card that is gone or past its token's expiry is refused before the gateway is called.
  */
 import * as z from 'zod';
-import { LedgerConflict, madeNoPayment } from '../../ledger/index.js';
+import { isUnsent, LedgerConflict, madeNoPayment } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, NewCheckoutSession, Payment, SavedCard, SplitShare } from '../../ledger/index.js';
 import type { DirectPayments } from '../checkout/direct-payments.js';
 import { payAnswer } from '../checkout/pay-answer.js';
@@ -52,17 +52,24 @@ export class SavedCardCharges {
     this.#deps = deps;
   }
 
-  async charge(customerId: string, cardId: string, request: ChargeRequest): Promise<ChargeAnswer> {
+  /** `keyedOrderId`: the order id its Idempotency-Key gives a charge sent without its own. */
+  async charge(customerId: string, cardId: string, request: ChargeRequest, keyedOrderId?: string): Promise<ChargeAnswer> {
     const { ledger, options, directPayments, logger } = this.#deps;
     const card = await this.#chargeableCard(customerId, cardId);
     // Who the cardholder is: what the merchant sends over what they last paid with.
     const known: CustomerDetails = (await ledger.cardholderOf(customerId, card.ccToken)) ?? {};
     const customer: CustomerDetails = { ...known, ...request.customer };
     requireCustomer('direct', customer, request.method);
-    const terms: NewCheckoutSession = { ...request, customer, customerId, cardId: card.id, allowedModes: ['direct'], ttlSeconds: options.sessionTtlSeconds };
-    const session = await ledger.createSession(terms).catch(async (error: unknown) => (await this.#takenUp(terms, error)) ?? Promise.reject(error));
+    const orderId = request.orderId ?? keyedOrderId;
+    const terms: NewCheckoutSession = { ...request, ...(orderId && { orderId }), customer, customerId, cardId: card.id, allowedModes: ['direct'], ttlSeconds: options.sessionTtlSeconds };
+    const anew = request.orderId === undefined ? 'a new Idempotency-Key (this order id is its key’s)' : 'a new order id';
+    const session = await ledger.createSession(terms).catch(async (error: unknown) => (await this.#takenUp(terms, anew, error)) ?? Promise.reject(error));
     logger.info('charging a saved card for the merchant', { order_id: session.orderId, amount: session.amount, currency: session.currency });
-    const answer = await directPayments.chargeSavedCard(session, card.ccToken, customer);
+    const answer = await directPayments.chargeSavedCard(session, card.ccToken, customer).catch((error: unknown) => {
+      // Said of a charge, not of a checkout the merchant never opened.
+      if (!(error instanceof ApiProblem) || error.code !== 'retry_unavailable') throw error;
+      throw new ApiProblem(409, 'retry_unavailable', `order id ${session.orderId} takes no more attempts (the gateway refused its ten); charge again under ${anew}`);
+    });
     // A decline's reason is the merchant's to act on (retry later, or ask for another card).
     const failed = answer.status === 'failure' ? await ledger.getPayment(answer.order_id) : undefined;
     return this.#answer(session, answer, card.id, failed?.statusCode);
@@ -90,23 +97,27 @@ export class SavedCardCharges {
    * one again under its own order id. Otherwise order_id_taken stands, saying why when the order
    * is this customer's charge.
    */
-  async #takenUp(terms: NewCheckoutSession, error: unknown): Promise<CheckoutSession | undefined> {
+  async #takenUp(terms: NewCheckoutSession, anew: string, error: unknown): Promise<CheckoutSession | undefined> {
     const { orderId } = terms;
     if (!(error instanceof LedgerConflict) || error.reason !== 'order_id_taken' || orderId === undefined) return undefined;
     const { ledger, options } = this.#deps;
     const session = await ledger.findSessionOfOrder(orderId);
     if (!session?.cardId || session.customerId !== terms.customerId) return undefined;
-    if (session.payment && !madeNoPayment(session.payment)) throw takenChargeProblem(orderId, session.payment);
+    const taken = (why: string) => new ApiProblem(409, 'order_id_taken', `order id ${orderId} ${why}`);
+    if (session.payment && !madeNoPayment(session.payment)) throw taken(takenBecause(orderId, session.payment, anew));
     if (!sameCharge(session, terms)) {
-      throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge the gateway never took, of other terms (card, amount, currency, method, description or split): send it again as it was, or this one under a new order id or Idempotency-Key`);
+      throw taken(`is a charge the gateway never took, of other terms (card, amount, currency, method, description or split): send it again as it was, or this one under ${anew}`);
     }
     const reopening = await ledger.reopenCharge(session.id, options.sessionTtlSeconds);
     if (reopening === 'reopened') return session;
-    if (reopening === 'closed') throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} is a charge whose session was closed; charge again under a new order id`);
+    if (reopening === 'closed') {
+      // Ended as never sent, its first send may still land: a charge under a new order id would pay beside it.
+      const unsent = session.payment && isUnsent(session.payment);
+      throw taken(`is a charge whose session was closed; ${unsent ? `its last attempt may still reach the gateway: see GET /api/orders/${orderId} before charging under ${anew}` : `charge again under ${anew}`}`);
+    }
     // Taken meanwhile, or an earlier attempt the gateway answered: a decline, the latest a try never sent.
     const now = (await ledger.getSession(session.id))?.payment;
-    if (now && !madeNoPayment(now)) throw takenChargeProblem(orderId, now);
-    throw new ApiProblem(409, 'order_id_taken', `order id ${orderId} was declined by the gateway in an earlier attempt; charge again under a new order id`);
+    throw taken(now && !madeNoPayment(now) ? takenBecause(orderId, now, anew) : `was declined by the gateway in an earlier attempt; charge again under ${anew}`);
   }
 
   #answer(session: CheckoutSession, answer: PayAnswer, cardId: string, statusCode?: string | null): ChargeAnswer {
@@ -138,14 +149,10 @@ export class SavedCardCharges {
 }
 
 /** Why a charge's order id takes no retry: the gateway has a payment of it, or may have. */
-function takenChargeProblem(orderId: string, latest: Payment): ApiProblem {
-  const why =
-    latest.status === 'success'
-      ? `succeeded (its attempt ${latest.orderId})`
-      : latest.status === 'failure'
-        ? `failed at the gateway (${latest.statusCode ?? latest.statusDescription ?? 'no reason given'}); charge again under a new order id`
-        : `is being charged: its outcome is not known yet, and GET /api/orders/${orderId} tells it (charging again could pay twice)`;
-  return new ApiProblem(409, 'order_id_taken', `order id ${orderId} ${why}`);
+function takenBecause(orderId: string, latest: Payment, anew: string): string {
+  if (latest.status === 'success') return `succeeded (its attempt ${latest.orderId})`;
+  if (latest.status === 'failure') return `failed at the gateway (${latest.statusCode ?? latest.statusDescription ?? 'no reason given'}); charge again under ${anew}`;
+  return `is being charged: its outcome is not known yet, and GET /api/orders/${orderId} tells it (charging again could pay twice)`;
 }
 
 /** Whether a charge's session is the one these terms make: a session is paid on the terms it was opened with. */
