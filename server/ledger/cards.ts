@@ -84,20 +84,31 @@ export async function findCard(ctx: LedgerContext, customerId: string, idOrToken
 }
 
 /**
- * The customer details of the latest payment (or verification) made with this saved card: who
- * the cardholder is when the merchant charges the card without them present.
+ * The customer details of the latest payment (or verification) made with this saved card, each
+ * field they lack from the customer's latest payment that had it: who the cardholder is when the merchant
+ * charges the card without them present (the gateway takes a customer's details as theirs, for
+ * every card).
  */
 export async function cardholderOf(ctx: LedgerContext, customerId: string, ccToken: string): Promise<CustomerDetails | undefined> {
-  const row = await ctx.db
+  // The customer's latest payments that carried details: a hosted one carries none (they typed
+  // them at the gateway), so a card saved by a hosted verification has its customer's others.
+  const rows = await ctx.db
     .selectFrom('payments')
-    .select('customer')
+    .select(['customer', 'cc_token'])
     .where('customer_id', '=', customerId)
-    .where('cc_token', '=', ccToken)
+    .where('customer', '<>', '{}')
     .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row && (JSON.parse(row.customer) as CustomerDetails);
+    .limit(CARDHOLDER_READS)
+    .execute();
+  if (rows.length === 0) return undefined;
+  const details = (row: { customer: string }) => JSON.parse(row.customer) as CustomerDetails;
+  const withCard = rows.find((row) => row.cc_token === ccToken);
+  // What was sent with this card wins; each field it lacks, the latest payment that had it gives.
+  return Object.assign({}, ...rows.reverse().map(details), withCard && details(withCard)) as CustomerDetails;
 }
+
+/** How many of a customer's latest payments cardholderOf looks through for the card's own. */
+const CARDHOLDER_READS = 50;
 
 export async function deleteCard(ctx: LedgerContext, customerId: string, cardId: string): Promise<void> {
   const result = await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', customerId).where('id', '=', cardId).executeTakeFirst();

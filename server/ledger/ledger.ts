@@ -165,7 +165,7 @@ export interface Ledger {
   listCards(customerId: string): Promise<SavedCard[]>;
   findCard(customerId: string, idOrToken: string): Promise<SavedCard | undefined>;
   deleteCard(customerId: string, cardId: string): Promise<void>;
-  /** The customer details last paid with this card of the customer's (by its gateway token). */
+  /** The customer details last paid with this card of the customer's (by its gateway token), what they lack from the customer's latest payment. */
   cardholderOf(customerId: string, ccToken: string): Promise<CustomerDetails | undefined>;
 
   // Back office

@@ -1425,6 +1425,21 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.listCards('cus-1')).toHaveLength(1);
       });
 
+      it('knows a card’s holder from its latest payment, what it lacks from the customer’s latest', async () => {
+        const olena = { fname: 'Olena', lname: 'Koval', email: 'olena@example.com', phone: '+380501234567' };
+        expect(await ledger.cardholderOf('cus-1', 'tok-visa')).toBeUndefined();
+        await paidOrder(ledger, { customerId: 'cus-1', customer: olena }, { ccToken: 'tok-visa' });
+        clock.advance(1000);
+        // Another card, paid with no details here (on a hosted page the customer types them at the gateway).
+        await paidOrder(ledger, { customerId: 'cus-1' }, { ccToken: 'tok-mc' });
+        clock.advance(1000);
+        await paidOrder(ledger, { customerId: 'cus-1', customer: { email: 'o.koval@example.com' } }, { ccToken: 'tok-amex' });
+        expect(await ledger.cardholderOf('cus-1', 'tok-visa')).toEqual(olena);
+        expect(await ledger.cardholderOf('cus-1', 'tok-mc')).toEqual({ ...olena, email: 'o.koval@example.com' });
+        expect(await ledger.cardholderOf('cus-1', 'tok-amex')).toEqual({ ...olena, email: 'o.koval@example.com' });
+        expect(await ledger.cardholderOf('cus-2', 'tok-visa')).toBeUndefined();
+      });
+
       it('refuses anything that looks like a card number', async () => {
         await expect(ledger.saveCard({ ...card, ccMask: '4242424242424242' })).rejects.toMatchObject({ field: 'ccMask', reason: 'must be masked' });
         await expect(ledger.saveCard({ ...card, cvv: '123' } as never)).rejects.toBeInstanceOf(InvalidLedgerInput);
