@@ -292,4 +292,5 @@ export const noticeClaimInput = z.strictObject({
 });
 
 export const noticeRetryInput = z.strictObject({ retryAt: epochMs });
+export const giveUpInput = z.strictObject({ lastSentBefore: epochMs });
 export const noticeDropInput = z.strictObject({ dueBefore: epochMs });

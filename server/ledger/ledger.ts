@@ -9,7 +9,7 @@ import { ingestEvent, retryEvent, reviewEvent } from './events.js';
 import { claimGateway, claimPointOfSale, probeWrite, readLedgerId } from './owner.js';
 import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
-import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
+import { giveUpInput, overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { TablePrefixPlugin } from './table-names.js';
 import { startIndexBuilds } from './index-builds.js';
 import type { IndexBuilds, LedgerLog } from './index-builds.js';
@@ -20,6 +20,7 @@ import type { StatementObserver } from './observed.js';
 import { findOperationByRequestKey, getOperation, markOperationChecked, operationsOf, reserveOperation, totalsOf, totalsOfOrders } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } from './payments.js';
+import { giveUpPayment } from './give-up.js';
 import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.js';
 import type { LedgerPostgresDialect } from './postgres.js';
 import { descriptionsOfOrders, getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, moneyTotals, paymentStats } from './reports.js';
@@ -109,6 +110,12 @@ export interface Ledger {
    * to a call claimed first, its order state); on SQLite its commit does not wait for the disk.
    */
   advancePayment(orderId: string, update: PaymentUpdate, options?: { readonly relaxed?: boolean }): Promise<PaymentProgress>;
+  /**
+   * Reconciliation's give-up: ends as a failure (`Never reached the gateway`) an attempt in flight
+   * last sent at `lastSentBefore` or earlier, under its row's lock — never one sent again since.
+   * Undefined when there is no such attempt.
+   */
+  giveUpPayment(orderId: string, lastSentBefore: number): Promise<PaymentProgress | undefined>;
   /** The reconciler looked at it: it leaves the stale list for a while. */
   markPaymentChecked(orderId: string): Promise<void>;
   /**
@@ -287,6 +294,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
       noteRecordedAnswer(ctx, progressed.payment);
       return progressed;
     },
+    giveUpPayment: async (orderId, lastSentBefore) => giveUpPayment(ctx, orderId, parseInput(giveUpInput, { lastSentBefore }).lastSentBefore),
     markPaymentChecked: (orderId) => markPaymentChecked(ctx, orderId),
     countAbsentPayment: (orderId, read) => countAbsentPayment(ctx, orderId, read),
     clearAbsentPayment: (orderId) => clearAbsentPayment(ctx, orderId),

@@ -318,10 +318,11 @@ export class Reconciler {
     const state = await orderState.refresh(payment.orderId, 'reconciliation', { signal });
     if (!state.found) {
       if (state.neverSent) tally.neverSent += 1;
-      // Since it was last sent: an attempt sent again under its order id starts afresh.
+      // Since it was last sent: an attempt sent again under its order id starts afresh, also one
+      // sent again while this read the gateway (the ledger checks under the row's lock).
       if (clock() - payment.updatedAt >= timings.giveUpAfterMs) {
-        const progress = await ledger.advancePayment(payment.orderId, { status: 'failure', statusDescription: NEVER_REACHED });
-        if (progress.progress === 'advanced') {
+        const progress = await ledger.giveUpPayment(payment.orderId, clock() - timings.giveUpAfterMs);
+        if (progress?.progress === 'advanced') {
           tally.givenUp += 1;
           await reactions.paymentAdvanced(progress.payment, 'reconciliation');
         }

@@ -150,6 +150,27 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.getSession(first.id)).toEqual(first);
       });
 
+      it('gives up on an attempt the gateway never showed, never on one sent again since', async () => {
+        clock.advance(DAY);
+        const lost = await claimedPayment(ledger, { orderId: 'lost-1' });
+        const resent = await claimedPayment(ledger, { orderId: 'resent-1', ttlSeconds: 7_200 });
+        const paid = await paidOrder(ledger, { orderId: 'paid-1' });
+        for (let read = 0; read < 2; read += 1) {
+          await ledger.countAbsentPayment(resent.orderId, { readAt: clock.now, reads: 2, spacingMs: 1_000 });
+          clock.advance(1_000);
+        }
+        clock.advance(30 * MINUTE);
+        // Read as last sent over 30 minutes ago; then its session sends it again.
+        const sentBefore = clock.now - 30 * MINUTE;
+        expect(await ledger.claimPayAttempt(resent.sessionId, { mode: 'direct' })).toMatchObject({ claimed: true, resent: true });
+        expect(await ledger.giveUpPayment(resent.orderId, sentBefore)).toBeUndefined();
+        expect(await ledger.getPayment(resent.orderId)).toMatchObject({ status: 'init', statusDescription: null });
+        expect(await ledger.giveUpPayment(paid.orderId, sentBefore)).toBeUndefined();
+        expect(await ledger.giveUpPayment('no-such-order', sentBefore)).toBeUndefined();
+        expect(await ledger.giveUpPayment(lost.orderId, sentBefore)).toMatchObject({ progress: 'advanced', payment: { status: 'failure', statusDescription: 'Never reached the gateway' } });
+        await expect(ledger.giveUpPayment(lost.orderId, -1)).rejects.toMatchObject({ field: 'lastSentBefore' });
+      });
+
       it('reopens a saved-card charge for a retry only while the gateway holds no payment of it', async () => {
         const charge = (orderId: string): NewCheckoutSession => ({ ...teaSession, orderId, customerId: 'cus-1', cardId: 'card-1', allowedModes: ['direct'], ttlSeconds: 600 });
         const attempt = async (sessionId: string) => (await ledger.claimPayAttempt(sessionId, { mode: 'direct' })).payment!;
