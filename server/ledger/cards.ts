@@ -84,31 +84,28 @@ export async function findCard(ctx: LedgerContext, customerId: string, idOrToken
 }
 
 /**
- * The customer details of the latest payment (or verification) made with this saved card, each
- * field they lack from the customer's latest payment that had it: who the cardholder is when the merchant
- * charges the card without them present (the gateway takes a customer's details as theirs, for
- * every card).
+ * Who the cardholder is when the merchant charges the card without them present: the customer
+ * details of the latest payment (or verification) made with this saved card. A field it lacks —
+ * all of them, for a card saved on a hosted page, whose details the customer typed at the
+ * gateway — comes from the customer's latest successful payment that had it: the gateway takes a
+ * customer's details as theirs, for every card. Never their address (`ip`): a charge's is none.
  */
 export async function cardholderOf(ctx: LedgerContext, customerId: string, ccToken: string): Promise<CustomerDetails | undefined> {
-  // The customer's latest payments that carried details: a hosted one carries none (they typed
-  // them at the gateway), so a card saved by a hosted verification has its customer's others.
-  const rows = await ctx.db
-    .selectFrom('payments')
-    .select(['customer', 'cc_token'])
-    .where('customer_id', '=', customerId)
-    .where('customer', '<>', '{}')
-    .orderBy('created_at', 'desc')
-    .limit(CARDHOLDER_READS)
-    .execute();
-  if (rows.length === 0) return undefined;
-  const details = (row: { customer: string }) => JSON.parse(row.customer) as CustomerDetails;
-  const withCard = rows.find((row) => row.cc_token === ccToken);
-  // What was sent with this card wins; each field it lacks, the latest payment that had it gives.
-  return Object.assign({}, ...rows.reverse().map(details), withCard && details(withCard)) as CustomerDetails;
+  const newestFirst = ctx.db.selectFrom('payments').select('customer').where('customer_id', '=', customerId).orderBy('created_at', 'desc').orderBy('order_id', 'desc');
+  const own = await newestFirst.where('cc_token', '=', ccToken).limit(1).executeTakeFirst();
+  const ownDetails = own && (JSON.parse(own.customer) as CustomerDetails);
+  if (ownDetails && HOLDER_FIELDS.every((field) => ownDetails[field])) return ownDetails;
+  const others = await newestFirst.where('status', '=', 'success').where('customer', '<>', '{}').limit(HOLDER_READS).execute();
+  if (others.length === 0) return ownDetails;
+  const { ip: _address, ...known } = Object.assign({}, ...others.reverse().map((row) => JSON.parse(row.customer) as CustomerDetails)) as CustomerDetails;
+  return { ...known, ...ownDetails };
 }
 
-/** How many of a customer's latest payments cardholderOf looks through for the card's own. */
-const CARDHOLDER_READS = 50;
+/** What the gateway requires of a customer paying directly. */
+const HOLDER_FIELDS = ['fname', 'lname', 'email', 'phone'] as const;
+
+/** How many of the customer's latest successful payments a card's holder is completed from. */
+const HOLDER_READS = 50;
 
 export async function deleteCard(ctx: LedgerContext, customerId: string, cardId: string): Promise<void> {
   const result = await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', customerId).where('id', '=', cardId).executeTakeFirst();

@@ -315,13 +315,14 @@ export class Reconciler {
 
   async #checkPayment(payment: Payment, tally: { settled: number; cancelled: number; neverSent: number; givenUp: number }, signal: AbortSignal): Promise<void> {
     const { ledger, orderState, gateway, clock, timings, reactions } = this.#deps;
+    const readFrom = clock();
     const state = await orderState.refresh(payment.orderId, 'reconciliation', { signal });
     if (!state.found) {
       if (state.neverSent) tally.neverSent += 1;
       // Since it was last sent: an attempt sent again under its order id starts afresh, also one
       // sent again while this read the gateway (the ledger checks under the row's lock).
       if (clock() - payment.updatedAt >= timings.giveUpAfterMs) {
-        const progress = await ledger.giveUpPayment(payment.orderId, clock() - timings.giveUpAfterMs);
+        const progress = await ledger.giveUpPayment(payment.orderId, Math.min(readFrom, clock() - timings.giveUpAfterMs));
         if (progress?.progress === 'advanced') {
           tally.givenUp += 1;
           await reactions.paymentAdvanced(progress.payment, 'reconciliation');

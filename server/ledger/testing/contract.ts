@@ -1449,13 +1449,15 @@ export function describeLedgerContract(backend: LedgerBackend): void {
       it('knows a card’s holder from its latest payment, what it lacks from the customer’s latest', async () => {
         const olena = { fname: 'Olena', lname: 'Koval', email: 'olena@example.com', phone: '+380501234567' };
         expect(await ledger.cardholderOf('cus-1', 'tok-visa')).toBeUndefined();
-        await paidOrder(ledger, { customerId: 'cus-1', customer: olena }, { ccToken: 'tok-visa' });
+        await paidOrder(ledger, { customerId: 'cus-1', customer: { ...olena, ip: '203.0.113.9' } }, { ccToken: 'tok-visa' });
+        // Declined, and what it carried is nobody's known details.
+        await ledger.advancePayment((await claimedPayment(ledger, { customerId: 'cus-1', customer: { fname: 'Someone', lname: 'Else' } })).orderId, { status: 'failure', statusCode: '4009' });
         clock.advance(1000);
         // Another card, paid with no details here (on a hosted page the customer types them at the gateway).
         await paidOrder(ledger, { customerId: 'cus-1' }, { ccToken: 'tok-mc' });
         clock.advance(1000);
         await paidOrder(ledger, { customerId: 'cus-1', customer: { email: 'o.koval@example.com' } }, { ccToken: 'tok-amex' });
-        expect(await ledger.cardholderOf('cus-1', 'tok-visa')).toEqual(olena);
+        expect(await ledger.cardholderOf('cus-1', 'tok-visa')).toEqual({ ...olena, ip: '203.0.113.9' });
         expect(await ledger.cardholderOf('cus-1', 'tok-mc')).toEqual({ ...olena, email: 'o.koval@example.com' });
         expect(await ledger.cardholderOf('cus-1', 'tok-amex')).toEqual({ ...olena, email: 'o.koval@example.com' });
         expect(await ledger.cardholderOf('cus-2', 'tok-visa')).toBeUndefined();
