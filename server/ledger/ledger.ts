@@ -172,7 +172,10 @@ export interface Ledger {
   listCards(customerId: string): Promise<SavedCard[]>;
   findCard(customerId: string, idOrToken: string): Promise<SavedCard | undefined>;
   deleteCard(customerId: string, cardId: string): Promise<void>;
-  /** The customer details last paid with this card of the customer's (by its gateway token), what they lack from the customer's latest payment. */
+  /**
+   * The customer details last paid with this card of the customer's (by its gateway token); the
+   * name, e-mail and phone they lack from the customer's latest successful payment that had them.
+   */
   cardholderOf(customerId: string, ccToken: string): Promise<CustomerDetails | undefined>;
 
   // Back office

@@ -391,18 +391,19 @@ export async function closeSession(ctx: LedgerContext, id: string): Promise<Chec
 }
 
 /**
- * Makes a saved-card charge's session take the merchant's retry while the gateway holds no payment
- * of it (noPaymentAmong its attempts): its lifetime starts over from now, so the retry the next day, or after a fix
- * at the gateway, is claimed as its next attempt (or the unsent one sent again). `closed` when the
- * merchant closed it, `taken` when it is not such a charge (any more): it keeps its order id.
+ * Makes a saved-card charge's session take the merchant's retry while the gateway holds no
+ * payment of it (noPaymentAmong its attempts): its lifetime starts over from now, so the retry
+ * the next day, or after a fix at the gateway, is claimed as its next attempt (or the unsent one
+ * sent again). `closed` when the merchant closed it, `taken` when it is not such a charge (any
+ * more): it keeps its order id.
  */
 export async function reopenCharge(ctx: LedgerContext, sessionId: string, ttlSeconds = DEFAULT_TTL_SECONDS): Promise<ChargeReopening> {
   const lifetimeMs = parseInput(sessionLifetime, ttlSeconds) * 1000;
   return ctx.db.transaction().execute(async (trx) => {
-    const session = (await statements(ctx).lockedSessionWithAttempt(trx, { sessionId })).rows[0];
+    // Locked as a claim locks it: a claim waits, and this reads the attempts as they are.
+    const session = await trx.selectFrom('checkout_sessions').select(['card_id', 'closed_at']).where('id', '=', sessionId).$call(lockingRead(ctx)).executeTakeFirst();
     if (!session?.card_id) return 'taken';
     if (session.closed_at !== null) return 'closed';
-    // Read under the lock: on PostgreSQL an attempt claimed while this waited for it is current then.
     const attempts = await trx.selectFrom('payments').selectAll().where('session_id', '=', sessionId).orderBy('attempt').execute();
     if (!noPaymentAmong(attempts.map(toPayment))) return 'taken';
     await trx.updateTable('checkout_sessions').set({ expires_at: ctx.now() + lifetimeMs }).where('id', '=', sessionId).execute();

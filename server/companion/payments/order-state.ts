@@ -255,7 +255,6 @@ export class OrderStateSync {
 /** The most a machine's clock is taken to run ahead of the gateway's. */
 const PLAUSIBLE_SKEW_MS = 24 * 60 * 60_000;
 
-
 /** A reservation this companion ended as never sent: failed here, without the gateway's word. */
 function endedAsNeverSent(operation: Operation): boolean {
   return operation.status === 'failure' && operation.operationId === null && operation.statusCode === null && operation.statusDescription === NEVER_REACHED;
