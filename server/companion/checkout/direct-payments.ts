@@ -29,6 +29,7 @@ import { resultUrl } from './payer-page.js';
 import type { PayerPages } from './payer-page.js';
 import type { KnownSessions, SessionTerms } from './session-terms.js';
 import { originOf, unsafeRedirectFix } from '../payments/redirects.js';
+import { offeredModes } from './session-view.js';
 
 /** What the HTTP request adds: who is paying, from where, with which browser. */
 export interface PayingClient {
@@ -80,6 +81,11 @@ export class DirectPayments {
     this.#pages = pages;
   }
 
+  /** The widget sends cards to the gateway's tokenizer: this companion takes tokens only. */
+  get #tokenizes(): boolean {
+    return this.#deps.options.tokenizer !== undefined;
+  }
+
   async pay(request: DirectPayment): Promise<PayAnswer> {
     // An answer the database missed is written first, so the attempt below reads as the gateway left it.
     await this.#held.release(request.sessionId);
@@ -120,7 +126,7 @@ export class DirectPayments {
    * first gives it, its checks in its order.
    */
   async #payKnown(terms: SessionTerms, request: DirectPayment): Promise<PayAnswer | undefined> {
-    if (!terms.allowedModes.includes('direct')) return undefined;
+    if (!offeredModes(terms, this.#tokenizes).includes('direct')) return undefined;
     const customer = this.#customerOf(terms, request);
     let card: CardSource;
     try {
@@ -150,13 +156,13 @@ export class DirectPayments {
 
   async #payRead(request: DirectPayment): Promise<PayAnswer> {
     const { ledger } = this.#deps;
-    let session = await payableSession(ledger, request.sessionId, 'direct');
+    let session = await payableSession(ledger, request.sessionId, 'direct', this.#tokenizes);
     const live = session.payment && holdsSession(session.payment) ? session.payment : undefined;
     if (live) {
       // A hosted page opened and left unpaid gives way to paying by card here.
       const abandoned = live.mode === 'hosted' && live.status === 'init' && (await cancelHostedPage(this.#deps, live));
       if (!abandoned) return payAnswer(live);
-      session = await payableSession(ledger, request.sessionId, 'direct');
+      session = await payableSession(ledger, request.sessionId, 'direct', this.#tokenizes);
     }
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
     const customer = this.#customerOf(session, request);
@@ -231,7 +237,7 @@ export class DirectPayments {
         card: 'must be the saved card this payment was made for',
       });
     }
-    const tokenizes = this.#deps.options.tokenizer !== undefined;
+    const tokenizes = this.#tokenizes;
     if (card.kind === 'card' && tokenizes) {
       throw new ApiProblem(400, 'card_data_refused', 'This checkout takes no card data: the card goes to the gateway’s tokenizer, and its token is paid with', {
         'card.number': 'is not accepted here; send the tokenizer’s token as card.token',

@@ -32,11 +32,13 @@ export class HostedCheckouts {
     this.#pages = pages;
   }
 
-  /** The address of the gateway's payment page for this session. */
-  /** `pageUrl`: the page paid from (the widget's `page_url`); checked, the customer returns there. */
+  /**
+   * The address of the gateway's payment page for this session. `pageUrl`: the page paid from
+   * (the widget's `page_url`); checked, the customer returns there.
+   */
   async open(sessionId: string, payer: Customer | undefined, pageUrl?: string): Promise<string> {
     const { ledger } = this.#deps;
-    const session = await payableSession(ledger, sessionId, 'hosted');
+    const session = await payableSession(ledger, sessionId, 'hosted', this.#deps.options.tokenizer !== undefined);
     const live = session.payment && holdsSession(session.payment) ? session.payment : undefined;
     if (live) return this.#pageOf(live);
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);

@@ -5,15 +5,24 @@
 import type { CheckoutSession, CustomerDetails, Ledger, PayAttemptClaim, Payment, PaymentMethod, PaymentMode } from '../../ledger/index.js';
 import { ApiProblem } from '../http/problem.js';
 import { cardInNames, missingCustomerFields } from './customer.js';
+import { offeredModes } from './session-view.js';
 
 /** A session id: base64url of 32 random bytes, as the ledger makes them. */
 export const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
-export async function payableSession(ledger: Ledger, sessionId: string, mode: PaymentMode): Promise<CheckoutSession> {
+/** `tokenizes`: the widget sends the card to the gateway's tokenizer (the companion's `tokenizer` option). */
+export async function payableSession(ledger: Ledger, sessionId: string, mode: PaymentMode, tokenizes: boolean): Promise<CheckoutSession> {
   const session = await ledger.getSession(sessionId);
   if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
   if (!session.allowedModes.includes(mode)) {
     throw new ApiProblem(409, 'mode_not_allowed', `This checkout session does not allow ${mode} payment`);
+  }
+  if (!offeredModes(session, tokenizes).includes(mode)) {
+    throw new ApiProblem(
+      409,
+      'mode_not_allowed',
+      'This card verification is made on the gateway’s hosted page: cards go to the gateway’s tokenizer here, and the gateway takes no token in a verification',
+    );
   }
   return session;
 }

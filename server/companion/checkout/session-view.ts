@@ -50,7 +50,7 @@ export interface ViewOptions {
  * The modes a session offers the widget. When the widget tokenizes, a card verification runs on
  * the gateway's page only: the gateway takes no token in a lookup, and this companion no card.
  */
-export function offeredModes(session: CheckoutSession, tokenizes: boolean): ('direct' | 'hosted')[] {
+export function offeredModes(session: Pick<CheckoutSession, 'allowedModes' | 'method'>, tokenizes: boolean): ('direct' | 'hosted')[] {
   if (tokenizes && session.method === 'lookup') return session.allowedModes.filter((mode) => mode === 'hosted');
   return [...session.allowedModes];
 }

@@ -141,6 +141,11 @@ describe('a companion whose widget tokenizes', () => {
     const view = await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200);
     expect(view).toMatchObject({ method: 'lookup', modes: ['hosted'] });
     expect(view).not.toHaveProperty('tokenizer');
+    // Paid by card anyway, it is the mode refused, not the token the customer's browser got.
+    for (const token of [await tokenize(stack), 'not-a-token']) {
+      const refused = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 409, { body: { card: { token }, customer: CUSTOMER, fingerprint: FINGERPRINT } });
+      expect(refused.error).toMatchObject({ code: 'mode_not_allowed', message: expect.stringMatching(/hosted page/) });
+    }
     const page = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
     expect(page.redirect_url).toMatch(/^http:\/\/sandbox\.test\//);
   });
