@@ -22,7 +22,8 @@ const Number_ = z
   .max(32)
   .transform((number) => number.replace(/[\s-]/g, ''))
   .pipe(CardNumber)
-  .refine((digits) => digits.length >= MIN_DIGITS, { error: `must be ${MIN_DIGITS} to 19 digits: no card scheme issues shorter numbers` });
+  .refine((digits) => digits.length >= MIN_DIGITS, { error: `must be ${MIN_DIGITS} to 19 digits: no card scheme issues shorter numbers` })
+  .meta({ description: `${MIN_DIGITS} to 19 digits passing the Luhn check; spaces and dashes as typed are dropped` });
 const YEAR_DIGITS = { error: 'must be a year of 2 or 4 digits (30 or 2030)' };
 /** Four digits, or two (30 → 2030). */
 const Year = z
@@ -31,7 +32,8 @@ const Year = z
   .min(0, YEAR_DIGITS)
   .max(9999, YEAR_DIGITS)
   .transform((year) => (year >= 0 && year < 100 ? 2000 + year : year))
-  .pipe(ExpYear);
+  .pipe(ExpYear)
+  .meta({ description: 'Four digits (2030), or two, read as 20xx (30 is 2030)', anyOf: [{ maximum: 99 }, { minimum: 2000, maximum: 2099 }] });
 
 export type CardInput =
   | { readonly kind: 'token'; readonly token: string }
@@ -43,13 +45,18 @@ const Card = z
     number: Number_.optional(),
     exp_month: ExpMonth.optional(),
     exp_year: Year.optional(),
-    cvv: CardCvv.optional(),
+    cvv: CardCvv.meta({ description: '4 digits for American Express (a number starting 34 or 37), 3 for any other' }).optional(),
   })
   .superRefine((card, ctx) => {
     if (card.token !== undefined) {
       for (const field of CARD_FIELDS) {
         if (card[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is not sent with a saved card token' });
       }
+      return;
+    }
+    // Nothing of either: both ways are named (a companion whose widget tokenizes takes a token only).
+    if (CARD_FIELDS.every((field) => card[field] === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'must hold a token, or number, exp_month, exp_year and cvv' });
       return;
     }
     for (const field of CARD_FIELDS) {
@@ -60,6 +67,8 @@ const Card = z
       if (card.cvv.length !== length) ctx.addIssue({ code: 'custom', path: ['cvv'], message: `must be ${length} digits for this card` });
     }
   })
+  // What the refinement checks, for a client generated from the OpenAPI document: one or the other.
+  .meta({ oneOf: [{ required: ['token'] }, { required: [...CARD_FIELDS] }] })
   .transform(
     (card): CardInput =>
       card.token !== undefined
