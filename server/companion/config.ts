@@ -181,7 +181,9 @@ export const DEFAULT_RECONCILIATION: ReconciliationTimings = {
   hookTimeoutMs: 20_000,
 };
 
-const WEBHOOK_BODY_LIMIT = 64 * 1024;
+/** The largest body a request may send (`bodyLimitBytes`), and a gateway's webhook. */
+export const DEFAULT_BODY_LIMIT = 16 * 1024;
+export const WEBHOOK_BODY_LIMIT = 64 * 1024;
 /** The bundle of the installed @payform/widget (its package.json is exported, its dist/ is the bundle). */
 const DEFAULT_WIDGET_DIR = join(dirname(createRequire(import.meta.url).resolve('@payform/widget/package.json')), 'dist');
 
@@ -349,7 +351,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     },
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
     reconciliation,
-    bodyLimitBytes: config.bodyLimitBytes ?? 16 * 1024,
+    bodyLimitBytes: config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     webhookBodyLimitBytes: WEBHOOK_BODY_LIMIT,
     trustProxy: config.trustProxy ?? false,
     metricsToken: config.metricsToken,

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { IsoDate } from '@payform/gateway/wire';
+import { WEBHOOK_BODY_LIMIT } from '../config.js';
 import { CreatedSession, HostedPage, HostedRequest } from '../checkout/checkout-routes.js';
 import { PayAnswer } from '../checkout/pay-answer.js';
 import { PayRequest } from '../checkout/pay-request.js';
@@ -178,7 +179,7 @@ export const API: readonly ApiOperation[] = [
   { method: 'get', path: '/widget/LICENSES.txt', operationId: 'getWidgetLicenses', tag: 'Checkout', summary: 'Licences of what the widget bundles', access: 'public', responses: { 200: content('Text', 'text/plain'), 304: notModified } },
   { method: 'get', path: '/widget/chunks/:name', operationId: 'getWidgetChunk', tag: 'Checkout', summary: 'A chunk the widget loads on demand', access: 'public', responses: { 200: content('ES module', 'text/javascript'), 304: notModified } },
   // Webhooks
-  { method: 'post', path: '/webhooks/gateway', operationId: 'receiveGatewayWebhook', tag: 'Webhooks', summary: 'The gateway’s signed events (form fields data, signature)', access: 'signature', responses: { 200: json('Stored (or a duplicate)', WebhookReceipt), 401: problem('Signature does not match: nothing stored'), 415: problem('Not a form post') } },
+  { method: 'post', path: '/webhooks/gateway', operationId: 'receiveGatewayWebhook', tag: 'Webhooks', summary: 'The gateway’s signed events (form fields data, signature)', access: 'signature', responses: { 200: json('Stored (or a duplicate)', WebhookReceipt), 401: problem('Signature does not match: nothing stored'), 413: problem(`payload_too_large: the body is over ${WEBHOOK_BODY_LIMIT} bytes`), 415: problem('Not a form post') } },
   { method: 'get', path: '/api/webhook-events', operationId: 'listWebhookEvents', tag: 'Webhooks', summary: 'The gateway’s events that apply to nothing in the ledger (unmatched) or wait for a reservation (parked), newest first', access: 'admin', query: EventListQuery, responses: { 200: json('A page of events and next_cursor', WaitingEventPage) } },
   { method: 'post', path: '/api/webhook-events/:id/review', operationId: 'reviewWebhookEvent', tag: 'Webhooks', summary: 'Mark an unmatched event reviewed (settled elsewhere): it leaves the list, reconciliation and the waiting-events gauge', params: { id: z.string().regex(EVENT_ID).describe('The event’s id: the SHA-256 of its data, in hex') }, access: 'admin', responses: { 200: json('The event, reviewed_at set', ReviewedEvent), 404: problem('Unknown event'), 409: problem('Not unmatched: applied, or parked for its reservation') } },
   // Orders

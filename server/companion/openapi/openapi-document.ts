@@ -3,6 +3,7 @@
  * requests inline, answers as `components.schemas` named after the catalog's views.
  */
 import * as z from 'zod';
+import { DEFAULT_BODY_LIMIT } from '../config.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../http/idempotency-keys.js';
 import type { ApiOperation, ApiResponse } from './api-catalog.js';
 import { API, TAGS, VIEWS } from './api-catalog.js';
@@ -135,6 +136,12 @@ const KEPT_SERVER_ERROR =
   'The gateway or the ledger could not be reached, or the request was interrupted. The answer is kept under the Idempotency-Key (sent again, it comes back with Idempotent-Replayed): look at the order, and if nothing happened send the request with a new key. ' +
   "An order's operation the gateway never took (gateway_unavailable, gateway_busy, gateway_credentials) is not kept: the same key runs it again after Retry-After";
 
+/** What every route that reads a JSON body refuses before reading it (http/guards.ts). */
+const bodyRefusals = {
+  413: errorAnswer(`payload_too_large: the body is over the companion’s limit, ${DEFAULT_BODY_LIMIT} bytes unless its bodyLimitBytes option sets another`),
+  415: errorAnswer('unsupported_media_type, unsupported_charset or unsupported_encoding: the body is not sent as application/json, in UTF-8, unencoded'),
+};
+
 function responses(operation: ApiOperation) {
   const idempotent = takesIdempotencyKey(operation);
   const replayed = { [REPLAYED_HEADER]: { description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } };
@@ -159,6 +166,7 @@ function responses(operation: ApiOperation) {
   return {
     400: invalidRequest,
     ...(operation.access === 'admin' ? { 429: wrongTokens } : {}),
+    ...(operation.body ? bodyRefusals : {}),
     ...documented,
     ...refusals,
     ...(operation.access === 'admin' ? { 401: unauthorized } : {}),

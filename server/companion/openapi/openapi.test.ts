@@ -190,6 +190,20 @@ describe('the served OpenAPI document', () => {
     expect((await stack.json('GET', '/api/balances/accounts/not-a-uuid', 400, { admin: true })).error.fields).toEqual({ id: 'must be a UUID' });
   });
 
+  it('names the refusals of a body too large or not JSON on every route that reads one, as the server answers them', async () => {
+    const document = await served();
+    const withBody = Object.values(document.paths as Record<string, Record<string, Json>>).flatMap((item) => Object.values(item).filter((operation) => operation.requestBody?.content?.['application/json']));
+    expect(withBody.length).toBeGreaterThan(8);
+    expect(withBody.filter((operation) => !operation.responses['413'] || !operation.responses['415']).map((operation) => operation.operationId)).toEqual([]);
+    const pay = document.paths['/api/checkout/sessions/{id}/pay'].post.responses;
+    expect(pay['413'].description).toMatch(/^payload_too_large: .* 16384 bytes unless its bodyLimitBytes/);
+    const stack = await openStack();
+    const session = await stack.openSession();
+    const path = `/api/checkout/sessions/${session.id}/pay`;
+    expect((await stack.json('POST', path, 413, { body: { page_url: 'x'.repeat(16384) } })).error.code).toBe('payload_too_large');
+    expect((await stack.json('POST', path, 415, { body: '{}', headers: { 'Content-Type': 'text/plain' } })).error.code).toBe('unsupported_media_type');
+  });
+
   it('tells a retry loop which answers are kept under the Idempotency-Key, and the headers to read', async () => {
     const document = await served();
     const refund = document.paths['/api/orders/{order_id}/refund'].post.responses;
