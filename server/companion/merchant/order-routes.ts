@@ -37,7 +37,7 @@ import { queryInteger } from './query-integer.js';
 import { LINK_PARAMS } from './download-links.js';
 import { QueryInstant } from './query-instant.js';
 import type { OperationOutcome } from './secondary-operations.js';
-import { UnpaidOrderProblem } from './unpaid-order.js';
+import { paymentToActOn, UnpaidOrderProblem } from './unpaid-order.js';
 import { ListedOrderView, OperationView, PaymentView, TotalsView, listedOrderView, operationView, orderView, paymentView, totalsView } from './views.js';
 
 /** What the orders are filtered by, in the list and in its CSV file (order-export.ts). */
@@ -250,8 +250,7 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const { gateway, ledger } = c.var.services;
     const id = orderId(c);
     const query = c.req.valid('query');
-    const payment = await ledger.getPayment(id);
-    if (!payment) throw ApiProblem.notFound('The order', 'order_not_found');
+    const payment = await paymentToActOn(ledger, id);
     const options = { format: query.format, ...(query.transaction_id ? { transactionId: query.transaction_id } : {}) };
     const document = await fromGateway(() => gateway.receipts.forOrder(id, options)).catch((error: unknown) => {
       throw query.transaction_id ? noReceiptOf(query.transaction_id, error) : unpaidReceipt(payment.status, error);

@@ -610,6 +610,11 @@ describe('an order nobody has paid yet', () => {
       // The document names the refusal under its status, as a generated client reads it.
       expect(document.paths[`/api/orders/{order_id}/${action}`].post.responses['409'].description, action).toContain('order_not_paid');
     }
+    // Its receipt too: not an order the gateway lost, one nobody has paid yet.
+    const receipt = await stack.json('GET', `/api/orders/${session.order_id}/receipt`, 409, { admin: true });
+    expect(receipt.error).toMatchObject({ code: 'order_not_paid', session: { id: session.id, status: 'open' } });
+    expect(document.paths['/api/orders/{order_id}/receipt'].get.responses['409'].description).toContain('order_not_paid');
+    expect((await stack.json('GET', '/api/orders/never-handed-out/receipt', 404, { admin: true })).error.code).toBe('order_not_found');
     expect((await op('never-handed-out', 'refund', 404)).error.code).toBe('order_not_found');
   });
 

@@ -21,7 +21,7 @@ import { definedFields } from '../optional-fields.js';
 import { operationResult, paymentUpdate } from '../payments/gateway-facts.js';
 import { notSentProblemOf, notSentReason, refusedByGateway } from '../payments/not-sent.js';
 import type { OperationBody } from './operation-request.js';
-import { UnpaidOrderProblem } from './unpaid-order.js';
+import { paymentToActOn } from './unpaid-order.js';
 
 
 /** The outcome: settled by the gateway's answer, or still pending when it was lost. */
@@ -42,7 +42,7 @@ export class SecondaryOperations {
   /** `requestKey`: the request's Idempotency-Key digest, kept with the reservation (keyed-truth.ts). */
   async perform(orderId: string, kind: OperationKind, body: OperationBody, requestKey?: string): Promise<OperationOutcome> {
     const { ledger, logger } = this.#deps;
-    const payment = await this.#payment(orderId);
+    const payment = await paymentToActOn(this.#deps.ledger, orderId);
     const shareField = (i: number) => `split[${i}].amount`;
     const units = minorUnitsIn(payment.currency, {
       ...(body.amount === undefined ? {} : { amount: body.amount }),
@@ -106,7 +106,7 @@ export class SecondaryOperations {
   /** Cancels an unpaid hosted payment (status init) and closes its checkout session. */
   async cancel(orderId: string): Promise<Payment> {
     const { ledger, gateway, reactions, options } = this.#deps;
-    const payment = await this.#payment(orderId);
+    const payment = await paymentToActOn(this.#deps.ledger, orderId);
     if (payment.mode !== 'hosted' || payment.status !== 'init') {
       throw new ApiProblem(409, 'not_cancellable', `Only an unpaid hosted payment can be cancelled; this one is ${payment.mode}, ${payment.status}`);
     }
@@ -127,7 +127,7 @@ export class SecondaryOperations {
 
   /** Asks the gateway to deliver an operation's webhook again (the primary payment's by default). */
   async resendWebhook(orderId: string, operation: string | undefined, transactionId: string | undefined): Promise<string> {
-    const payment = await this.#payment(orderId);
+    const payment = await paymentToActOn(this.#deps.ledger, orderId);
     const method = (operation ?? payment.method) as Payment['method'] | OperationKind;
     try {
       await this.#deps.gateway.orders.resendWebhook(orderId, method, definedFields({ transactionId }), { currency: payment.currency });
@@ -137,15 +137,6 @@ export class SecondaryOperations {
     return method;
   }
 
-  async #payment(orderId: string): Promise<Payment> {
-    const { ledger } = this.#deps;
-    const payment = await ledger.getPayment(orderId);
-    if (payment) return payment;
-    // An id the companion handed out with a session is known: say why nothing can be done yet.
-    const session = await ledger.findSessionOfOrder(orderId);
-    if (session) throw new UnpaidOrderProblem(409, 'order_not_paid', session);
-    throw ApiProblem.notFound('The order', 'order_not_found');
-  }
 
   /**
    * The gateway made the whole payment's "full" operation another amount than the ledger's rest:

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { CheckoutSession } from '../../ledger/index.js';
+import type { CheckoutSession, Ledger, Payment } from '../../ledger/index.js';
 import { SessionViewStatus, viewStatus } from '../checkout/session-view.js';
 import { ApiProblem } from '../http/problem.js';
 import type { ProblemBody } from '../http/problem.js';
@@ -28,4 +28,16 @@ export class UnpaidOrderProblem extends ApiProblem {
   override get body(): ProblemBody & { readonly error: { readonly session: UnpaidSession } } {
     return { error: { ...super.body.error, session: this.session } };
   }
+}
+
+/**
+ * The payment an action on an order acts on (an operation, a receipt): 409 `order_not_paid`,
+ * naming the session, for an id handed out with one nobody has paid yet; 404 for any other.
+ */
+export async function paymentToActOn(ledger: Ledger, orderId: string): Promise<Payment> {
+  const payment = await ledger.getPayment(orderId);
+  if (payment) return payment;
+  const session = await ledger.findSessionOfOrder(orderId);
+  if (session) throw new UnpaidOrderProblem(409, 'order_not_paid', session);
+  throw ApiProblem.notFound('The order', 'order_not_found');
 }
