@@ -29,7 +29,7 @@ export const showsForm = (phase: Phase): boolean => /^(r|pa)/.test(phase);
 export const unserved =
   (element: Element) =>
   (error: unknown): undefined =>
-    void console.error(`<${element.localName}>: serve all of dist/:`, error);
+    void console.error(`<${element.localName}>: serve all of dist/, allowed by the page's script-src:`, error);
 
 /**
  * What paying takes (paying.ts), and formatting as the customer types: a chunk fetched as the

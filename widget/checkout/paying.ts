@@ -1156,7 +1156,7 @@ function unfixable(error: unknown): unknown {
 
 /** A chunk this page does not serve: said as for what paying takes (checkout-element.ts), the customer told as for a dropped connection. */
 function unserved(error: unknown): never {
-  console.error('<pay-form>: serve all of dist/:', error);
+  console.error("<pay-form>: serve all of dist/, allowed by the page's script-src:", error);
   throw new CompanionError('network');
 }
 
