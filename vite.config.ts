@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import type { Plugin, UserConfig } from 'vite';
 import { LongFirst } from './e2e/test-order.js';
+import { subresourceIntegrity } from './widget/build/integrity.js';
 import { thirdPartyLicenses } from './widget/build/licenses.js';
 import { minifyTemplates } from './widget/build/minify-templates.js';
 
@@ -47,6 +48,21 @@ const widget: UserConfig = {
   },
 };
 
+// `vite build --mode whole`: the same widget in one file, its chunks inlined
+// (widget/dist/pay-form.whole.js), for a page that pins its scripts by Subresource Integrity: a
+// chunk pay-form.js loads by import() carries no hash of its own, so pay-form.js's would not cover
+// the code that reads the card. Its sha384 goes to widget/dist/integrity.json.
+const whole: UserConfig = {
+  plugins: [minifyTemplates(), subresourceIntegrity()],
+  build: {
+    ...widget.build,
+    lib: { entry: inRepository('widget/index.ts'), formats: ['es'], fileName: () => 'pay-form.whole.js' },
+    // Beside the chunked build, which runs first.
+    emptyOutDir: false,
+    rolldownOptions: { output: { codeSplitting: false, minify: true, comments: false } },
+  },
+};
+
 // `vite build --mode demo`: the demo shop (demo/web, one HTML file per page) into
 // dist/demo, which the companion process serves. The pages load the widget from the companion
 // (/widget/pay-form.js, `vite-ignore`d), as a merchant's pages do. The back office is the
@@ -85,7 +101,7 @@ function sharedPreferencesScript(): Plugin {
 // One Vite config for the repository: Vitest runs the Node-side suites from here
 // (browser component tests run under web-test-runner, end-to-end under Playwright).
 export default defineConfig(({ mode, command }) => ({
-  ...(mode === 'demo' ? demo : widget),
+  ...(mode === 'demo' ? demo : mode === 'whole' ? whole : widget),
   resolve: {
     alias: packageSources,
     // The widget's bundle is always Lit's production build, whatever NODE_ENV the shell has

@@ -4,6 +4,7 @@
  * installed `@payform/widget` — the web component, and `PayForm` from `@payform/widget/react` —
  * against the packaged companion and sandbox started from node_modules/.bin.
  */
+import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -135,9 +136,17 @@ it('the script-tag bundle is Lit’s production build', () => {
   expect(readFileSync(join(shop, 'node_modules', '@payform', 'widget', 'dist', 'pay-form.js'), 'utf8')).not.toMatch(/litIssuedWarnings|reactiveElementPolyfillSupportDevMode/);
 });
 
-it('the script-tag bundle (pay-form.js and its chunks) holds no React: that entry is @payform/widget/react', () => {
+it('the one-file bundle is the production build with nothing to import, and its published hash is its own', () => {
   const dist = join(shop, 'node_modules', '@payform', 'widget', 'dist');
-  const bundle = [join(dist, 'pay-form.js'), ...readdirSync(join(dist, 'chunks')).map((chunk) => join(dist, 'chunks', chunk))];
+  const whole = readFileSync(join(dist, 'pay-form.whole.js'));
+  expect(whole.toString()).not.toMatch(/litIssuedWarnings|\bimport\(/);
+  const published = JSON.parse(readFileSync(join(dist, 'integrity.json'), 'utf8'));
+  expect(published).toEqual({ 'pay-form.whole.js': `sha384-${createHash('sha384').update(whole).digest('base64')}` });
+});
+
+it('the script-tag bundles (pay-form.js and its chunks, pay-form.whole.js) hold no React: that entry is @payform/widget/react', () => {
+  const dist = join(shop, 'node_modules', '@payform', 'widget', 'dist');
+  const bundle = [join(dist, 'pay-form.js'), join(dist, 'pay-form.whole.js'), ...readdirSync(join(dist, 'chunks')).map((chunk) => join(dist, 'chunks', chunk))];
   for (const file of bundle) expect(readFileSync(file, 'utf8'), file).not.toMatch(/\breact\b|@lit\/react|createComponent/i);
   expect(readFileSync(join(dist, 'lib', 'react.js'), 'utf8')).toMatch(/from\s*["']@lit\/react["']/);
 });

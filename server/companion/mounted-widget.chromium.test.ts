@@ -45,6 +45,18 @@ beforeAll(async () => {
   shop.get('/checkout-api/:session', (c) =>
     c.html(`<!doctype html><title>Checkout</title><script type="module" src="/payments/widget/pay-form.js"></script><pay-form session="${c.req.param('session')}" endpoint="${shopUrl}/payments/api"></pay-form>`),
   );
+  // A page that pins the widget by Subresource Integrity: the one-file build and its published hash.
+  const pinned = async (src: string, session: string) => {
+    const integrity = ((await (await companion.app.request('/payments/widget/integrity.json')).json()) as Record<string, string>)['pay-form.whole.js'];
+    return `<!doctype html><title>Checkout</title><script type="module" src="${src}" integrity="${integrity}" crossorigin="anonymous"></script><pay-form session="${session}"></pay-form>`;
+  };
+  shop.get('/checkout-pinned/:session', async (c) => c.html(await pinned('/payments/widget/pay-form.whole.js', c.req.param('session'))));
+  shop.get('/checkout-tampered/:session', async (c) => c.html(await pinned('/tampered/pay-form.whole.js', c.req.param('session'))));
+  // The same file with one line more, as a compromised server or CDN would serve it.
+  shop.get('/tampered/pay-form.whole.js', async (c) => {
+    const genuine = await (await companion.app.request('/payments/widget/pay-form.whole.js', { headers: { 'Accept-Encoding': 'identity' } })).text();
+    return c.body(`${genuine}\nconsole.log('changed');\n`, 200, { 'Content-Type': 'text/javascript' });
+  });
   shop.route('/', companion.app);
 });
 
@@ -113,6 +125,37 @@ describe('<pay-form> served by a companion mounted under /payments', () => {
       // The shop's Hono answered the companion's own 404 there, which the widget reads.
       await expect.poll(() => errors.join('\n'), { timeout: 10_000 }).toContain(`set <pay-form endpoint> to ${shopUrl}/payments`);
       expect(errors.join('\n')).not.toContain('Content-Security-Policy');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('pinned by its published Subresource Integrity hash, the one-file widget pays with no chunk to fetch; a changed copy never runs', { timeout: 30_000 }, async () => {
+    const session = await openSession();
+    const page = await browser.newPage();
+    try {
+      const widgetFiles: string[] = [];
+      page.on('request', (request) => void (request.url().includes('/widget/') && widgetFiles.push(new URL(request.url()).pathname)));
+      await page.goto(`${shopUrl}/checkout-pinned/${session.id}`);
+      const form = page.locator('pay-form');
+      await form.getByLabel('Card number').fill('4242 4242 4242 4242');
+      await form.getByLabel('Expiry date').fill('12/40');
+      await form.getByLabel('Security code').fill('123');
+      await form.getByRole('button', { name: /^Pay/ }).click();
+      await expect.poll(() => form.getByText('Payment successful').count(), { timeout: 10_000 }).toBe(1);
+      // Everything the card passes through came under the one hash: no chunk was asked for.
+      expect(widgetFiles).toEqual(['/payments/widget/pay-form.whole.js']);
+
+      const tampered = await browser.newPage();
+      try {
+        const errors: string[] = [];
+        tampered.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+        await tampered.goto(`${shopUrl}/checkout-tampered/${(await openSession()).id}`);
+        await expect.poll(() => errors.join('\n'), { timeout: 10_000 }).toMatch(/integrity/i);
+        expect(await tampered.evaluate(() => customElements.get('pay-form'))).toBeUndefined();
+      } finally {
+        await tampered.close();
+      }
     } finally {
       await page.close();
     }

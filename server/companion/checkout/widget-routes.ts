@@ -1,6 +1,7 @@
 /**
  * The built widget, for merchants' pages: `GET /widget/pay-form.js`, the chunks it loads on
- * demand (`/widget/chunks/<name>.js`) and the licences of what it bundles. Served to any origin (a module script is fetched with
+ * demand (`/widget/chunks/<name>.js`), the same in one file (`/widget/pay-form.whole.js`) with
+ * its Subresource Integrity hash (`/widget/integrity.json`), and the licences of what it bundles. Served to any origin (a module script is fetched with
  * CORS), revalidated by ETag, gzipped for browsers that take it. A folder without the bundle is said once, at start, in the log
  * (where and how to fix it); its requests are 404 `widget_not_built`. A file missing beside a
  * bundle is a plain 404.
@@ -8,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
+import * as z from 'zod';
 import type { Context } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { FileCache, sendFile } from '../http/file-cache.js';
@@ -16,6 +18,7 @@ import type { Logger } from '../log/logger.js';
 
 const CHUNK_NAME = /^[A-Za-z0-9_.-]+\.js$/;
 const BUNDLE = 'pay-form.js';
+const WHOLE = 'pay-form.whole.js';
 
 // The companion cannot tell an installed package from payform's repository, so the fix names both.
 const NOT_BUILT_FIX =
@@ -25,6 +28,14 @@ const NOT_BUILT_FIX =
   `A server run from a bundler's traced output (Nuxt's .output, Next.js's standalone) has the package without them: ` +
   `include node_modules/@payform/widget/dist/** (nitro.externals.traceInclude, outputFileTracingIncludes). ` +
   'In the payform repository, run `npm run build:widget`';
+
+/** `GET /widget/integrity.json`: the Subresource Integrity value of each file a page may pin. */
+export const WidgetIntegrity = z.object({
+  [WHOLE]: z
+    .string()
+    .regex(/^sha384-[A-Za-z0-9+/]+={0,2}$/)
+    .describe('The value of the integrity attribute of the script tag that loads pay-form.whole.js; it changes with every release of the widget'),
+});
 
 export function widgetRoutes(widgetDir: string, logger: Logger): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
@@ -47,6 +58,9 @@ export function widgetRoutes(widgetDir: string, logger: Logger): Hono<CompanionE
   };
 
   routes.get(`/${BUNDLE}`, (c) => serve(c, BUNDLE));
+  // The widget in one file, for a page that pins it by Subresource Integrity, and its hash.
+  routes.get(`/${WHOLE}`, (c) => serve(c, WHOLE));
+  routes.get('/integrity.json', (c) => serve(c, 'integrity.json', 'application/json'));
   // Lit's licence travels with the bundle.
   routes.get('/LICENSES.txt', (c) => serve(c, 'LICENSES.txt', 'text/plain; charset=utf-8'));
   routes.get('/chunks/:name', (c) => {

@@ -14,6 +14,7 @@ import { PayRequest } from '../checkout/pay-request.js';
 import { SESSION_ID } from '../checkout/session-access.js';
 import { NewSessionRequest, OrderId } from '../checkout/session-request.js';
 import { SessionView } from '../checkout/session-view.js';
+import { WidgetIntegrity } from '../checkout/widget-routes.js';
 import { AccountList, BALANCE_ID, BalanceView, TerminalList } from '../merchant/balance-routes.js';
 import { CardList, CardView, CUSTOMER_ID_MAX } from '../merchant/card-routes.js';
 import { EVENT_ID, EventListQuery, ReviewedEvent, WaitingEventPage } from '../merchant/event-routes.js';
@@ -113,6 +114,7 @@ export const VIEWS: Readonly<Record<string, z.ZodType>> = {
   SessionView,
   PayAnswer,
   HostedPage,
+  WidgetIntegrity,
   Payment: PaymentView,
   Discrepancy: DiscrepancyView,
   Operation: OperationView,
@@ -176,6 +178,8 @@ export const API: readonly ApiOperation[] = [
   { method: 'get', path: '/checkout/return/:id', operationId: 'returnFromCheckout', tag: 'Checkout', summary: 'Where the customer lands after 3-D Secure or the hosted page', params: SESSION, access: 'session', query: ReturnQuery, responses: { 303: empty('To the merchant’s return_url with checkout_session, order_id and status'), 200: content('A short status page (no return_url)', 'text/html'), 404: content('A page saying the checkout does not exist', 'text/html'), 503: content(AWAY_PAGE, 'text/html') } },
   { method: 'get', path: '/checkout/challenge/:id', operationId: 'goToSavedCardChallenge', tag: 'Checkout', summary: 'A saved card’s charge waiting for 3-D Secure: the link for the customer (challenge_url)', params: SESSION, access: 'session', responses: { 200: content('While the charge waits: a page with the way on to the bank’s challenge', 'text/html'), 303: empty('Once it no longer waits: to /checkout/return/:id'), 404: content('A page saying the link does not exist', 'text/html'), 503: content(AWAY_PAGE, 'text/html') } },
   { method: 'get', path: '/widget/pay-form.js', operationId: 'getWidgetModule', tag: 'Checkout', summary: 'The built <pay-form> widget', access: 'public', responses: { 200: content('ES module', 'text/javascript'), 304: notModified, 404: problem('Not built') } },
+  { method: 'get', path: '/widget/pay-form.whole.js', operationId: 'getWholeWidgetModule', tag: 'Checkout', summary: 'The widget in one file, chunks inlined, for a script tag pinned by its integrity attribute', access: 'public', responses: { 200: content('ES module', 'text/javascript'), 304: notModified, 404: problem('Not built') } },
+  { method: 'get', path: '/widget/integrity.json', operationId: 'getWidgetIntegrity', tag: 'Checkout', summary: 'The Subresource Integrity value of pay-form.whole.js', access: 'public', responses: { 200: json('By file name', WidgetIntegrity), 304: notModified, 404: problem('Not built') } },
   { method: 'get', path: '/widget/LICENSES.txt', operationId: 'getWidgetLicenses', tag: 'Checkout', summary: 'Licences of what the widget bundles', access: 'public', responses: { 200: content('Text', 'text/plain'), 304: notModified } },
   { method: 'get', path: '/widget/chunks/:name', operationId: 'getWidgetChunk', tag: 'Checkout', summary: 'A chunk the widget loads on demand', access: 'public', responses: { 200: content('ES module', 'text/javascript'), 304: notModified } },
   // Webhooks

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import type { Plugin } from 'vite';
+
+/** Where the hashes go, beside the files they are of. */
+export const INTEGRITY_FILE = 'integrity.json';
+
+/** A Subresource Integrity value of `bytes`: what a `<script integrity>` attribute takes. */
+export function sha384(bytes: string | Uint8Array): string {
+  return `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+}
+
+/**
+ * Build-only: writes integrity.json beside the built files, `{ "<file>": "sha384-…" }` for each
+ * entry chunk, computed from the code as written out (after minification), so a page can pin it.
+ */
+export function subresourceIntegrity(): Plugin {
+  return {
+    name: 'payform:subresource-integrity',
+    apply: 'build',
+    generateBundle(_, bundle) {
+      const hashes = Object.fromEntries(
+        Object.values(bundle)
+          .filter((output) => output.type === 'chunk' && output.isEntry)
+          .map((chunk) => [chunk.fileName, sha384((chunk as { code: string }).code)]),
+      );
+      this.emitFile({ type: 'asset', fileName: INTEGRITY_FILE, source: `${JSON.stringify(hashes, null, 2)}\n` });
+    },
+  };
+}
