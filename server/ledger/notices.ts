@@ -48,18 +48,24 @@ const keyOf = { payments: 'order_id', operations: 'id' } as const;
 async function claimIn(ctx: LedgerContext, table: keyof typeof keyOf, limit: number, leaseMs: number) {
   const now = ctx.now();
   const key = keyOf[table];
+  // The due rows picked once, in a materialized CTE: as an IN subquery, PostgreSQL may run the
+  // pick again for each row it updates (a semi-join rescanned), each rescan skipping the row just
+  // moved past `now`, so a claim of one leased them all while its caller told only the first.
   return ctx.db
+    .with(
+      (cte) => cte('due').materialized(),
+      (db) =>
+        db
+          .selectFrom(table)
+          .select(key)
+          .where('notice_due_at', '<=', now)
+          .orderBy('notice_due_at')
+          .limit(limit)
+          .$if(ctx.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+    )
     .updateTable(table)
     .set((eb) => ({ notice_due_at: now + leaseMs, notice_attempts: eb('notice_attempts', '+', 1) }))
-    .where(key, 'in', (eb) =>
-      eb
-        .selectFrom(table)
-        .select(key)
-        .where('notice_due_at', '<=', now)
-        .orderBy('notice_due_at')
-        .limit(limit)
-        .$if(ctx.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
-    )
+    .where(key, 'in', (eb) => eb.selectFrom('due').select(key))
     .where('notice_due_at', '<=', now)
     .returningAll()
     .execute();

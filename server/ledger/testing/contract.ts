@@ -1363,6 +1363,21 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         await expect(ledger.claimNotices({ limit: 0, leaseMs: MINUTE })).rejects.toMatchObject({ field: 'limit' });
       });
 
+      it('claims no more than its limit, however many are due: what it leases it returns', async () => {
+        const paid = await Promise.all(Array.from({ length: 6 }, () => paidOrder(ledger)));
+        clock.advance(NOTICE_GRACE_MS);
+        const one = () => ledger.claimNotices({ limit: 1, leaseMs: MINUTE, kind: 'payment' });
+        const taken: string[] = [];
+        for (const _ of paid) {
+          const claimedNow = await one();
+          expect(claimedNow).toHaveLength(1);
+          taken.push(...claimedNow.map((notice) => (notice as { payment: Payment }).payment.orderId));
+        }
+        // Each once, and every one: none was leased by a claim that did not return it.
+        expect([...taken].sort()).toEqual(paid.map((payment) => payment.orderId).sort());
+        expect(await one()).toEqual([]);
+      });
+
       it('claims only the kind asked for, when asked', async () => {
         const paid = await paidOrder(ledger);
         await ledger.settleOperation((await ledger.reserveOperation(paid.orderId, { kind: 'refund' })).id, { status: 'success' });
