@@ -5,6 +5,7 @@
 // first leaves its maker the grace below to tell it, and a claim leases the row the same way, so
 // two tellers do not call the hook for one row at once.
 import { sql } from 'kysely';
+import type { Expression } from 'kysely';
 import type { LedgerContext } from './context.js';
 import { sharedTransactions } from './group-commit.js';
 import { noticeClaimInput, noticeDropInput, noticeRetryInput, parseInput } from './input.js';
@@ -59,6 +60,9 @@ async function claimIn(ctx: LedgerContext, table: keyof typeof keyOf, limit: num
           .selectFrom(table)
           .select(key)
           .where('notice_due_at', '<=', now)
+          // An operation waits for its payment's change: a refund told before the success it
+          // refunds (told again later, the hook having failed) would have the goods shipped.
+          .$if(table === 'operations', (q) => q.where(({ exists, not }) => not(exists(untoldPayment(ctx, sql.ref('operations.order_id'))))))
           .orderBy('notice_due_at')
           .limit(limit)
           .$if(ctx.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
@@ -69,6 +73,15 @@ async function claimIn(ctx: LedgerContext, table: keyof typeof keyOf, limit: num
     .where('notice_due_at', '<=', now)
     .returningAll()
     .execute();
+}
+
+/** The payment `orderId` names while it has a change not told yet (its mark set). */
+function untoldPayment(ctx: LedgerContext, orderId: string | Expression<string>) {
+  return ctx.db.selectFrom('payments').select('order_id').where('order_id', '=', orderId).where('notice_due_at', 'is not', null);
+}
+
+export async function paymentNoticePending(ctx: LedgerContext, orderId: string): Promise<boolean> {
+  return (await untoldPayment(ctx, orderId).executeTakeFirst()) !== undefined;
 }
 
 /** `report`: a flagged payment's discrepancy as told, as stored (JSON text). */

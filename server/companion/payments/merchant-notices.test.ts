@@ -81,6 +81,37 @@ describe('telling the merchant at least once', () => {
     expect(failures.map((entry) => [entry.order_id, entry.attempt])).toEqual([[session.order_id, undefined], [session.order_id, 1]]);
   });
 
+  it('a refund made while its payment’s success is still to be told again is told after it, not before', async () => {
+    const clock = new TestClock(Date.now());
+    const calls: PaymentChange[] = [];
+    let down = true;
+    const stack = await open({
+      clock,
+      companion: {
+        onPaymentEvent: (change) => {
+          calls.push(change);
+          if (down) throw new Error('the fulfilment worker is restarting');
+        },
+      },
+    });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession();
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    down = false;
+    // Back up, the customer cancels: the refund is not told ahead of the success it refunds.
+    const refund = await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: {} });
+    expect(refund.operation.status).toBe('success');
+    expect(calls.map((change) => change.id)).toEqual([`payment:${session.order_id}:success`]);
+    clock.advance(NOTICE_GRACE_MS);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 2, toldNotices: 2 });
+    expect(calls.map((change) => [change.id, change.source])).toEqual([
+      [`payment:${session.order_id}:success`, 'gateway_answer'],
+      [`payment:${session.order_id}:success`, 'redelivery'],
+      [`refund:${refund.operation.id}:success`, 'redelivery'],
+    ]);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 0 });
+  });
+
   it('a hook down for many payments logs one error for those told at once, one a pass, and says when it works again', async () => {
     const clock = new TestClock(Date.now());
     let down = true;

@@ -8,7 +8,7 @@
  * With no hook there is no one to tell: a pass clears the marks in bulk (one statement per
  * table), so nothing piles up, and every instance sharing a ledger should be given the same hook.
  */
-import { operationNotice, paymentNotice } from '../../ledger/index.js';
+import { isLedgerUnavailable, operationNotice, paymentNotice } from '../../ledger/index.js';
 import type { DueNotice, Ledger, NoticeState } from '../../ledger/index.js';
 import { waitAtMost } from '../http/in-flight.js';
 import type { InFlight } from '../http/in-flight.js';
@@ -75,6 +75,13 @@ export class MerchantNotices {
 
   async #tellNow(hook: PaymentEventHook, change: PaymentChange): Promise<void> {
     const { logger } = this.#deps;
+    // An operation's change waits while its payment's is still to be told (the hook failed on
+    // it): told now, a refund would reach the merchant before the success it refunds.
+    // Reconciliation tells the two in order; the operation's mark stays for it meanwhile.
+    if (change.kind === 'operation' && (await this.#paymentUntold(change.orderId))) {
+      logger.debug('a change of an operation waits for its payment’s to be told first', { order_id: change.orderId });
+      return;
+    }
     try {
       await this.#call(hook, change);
     } catch (error) {
@@ -89,6 +96,19 @@ export class MerchantNotices {
     // A flagged payment's record has two things to tell, and the mark cannot say whether the
     // other one was told (its call may have thrown): it stays, and reconciliation tells both.
     if (tellsWholeRecord(change)) await this.#told(stateOf(change));
+  }
+
+  /**
+   * Whether the payment's own change is not told yet; so taken when the ledger cannot say, the
+   * operation's mark left for reconciliation (which reads it again).
+   */
+  async #paymentUntold(orderId: string): Promise<boolean> {
+    try {
+      return await this.#deps.ledger.paymentNoticePending(orderId);
+    } catch (error) {
+      if (!isLedgerUnavailable(error)) this.#deps.logger.error('could not read whether a payment’s change was told; its operation’s is told by reconciliation', { order_id: orderId, err: error });
+      return true;
+    }
   }
 
   /**

@@ -1378,13 +1378,33 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await one()).toEqual([]);
       });
 
+      it('holds an operation’s change until its payment’s is told: the merchant hears of the success before its refund', async () => {
+        const paid = await paidOrder(ledger);
+        const other = await paidOrder(ledger);
+        await ledger.settleOperation((await ledger.reserveOperation(paid.orderId, { kind: 'refund' })).id, { status: 'success' });
+        clock.advance(NOTICE_GRACE_MS);
+        expect(await ledger.paymentNoticePending(paid.orderId)).toBe(true);
+        const operations = () => ledger.claimNotices({ limit: 50, leaseMs: MINUTE, kind: 'operation' });
+        expect(await operations()).toEqual([]);
+        // Another order's payment told changes nothing for this one.
+        expect(await ledger.noticeTold({ kind: 'payment', orderId: other.orderId, status: 'success', discrepancy: null })).toBe(true);
+        expect(await operations()).toEqual([]);
+        expect(await ledger.noticeTold({ kind: 'payment', orderId: paid.orderId, status: 'success', discrepancy: null })).toBe(true);
+        expect(await ledger.paymentNoticePending(paid.orderId)).toBe(false);
+        expect((await operations()).map(summary)).toEqual([['refund', 'success', 1]]);
+      });
+
       it('claims only the kind asked for, when asked', async () => {
         const paid = await paidOrder(ledger);
         await ledger.settleOperation((await ledger.reserveOperation(paid.orderId, { kind: 'refund' })).id, { status: 'success' });
         clock.advance(NOTICE_GRACE_MS);
         const only = (kind: DueNotice['kind']) => ledger.claimNotices({ limit: 50, leaseMs: MINUTE, kind });
+        // The refund waits for its payment's success to be told.
+        expect(await only('operation')).toEqual([]);
+        const payments = await only('payment');
+        expect(payments.map(summary)).toEqual([[paid.orderId, 'success', 1]]);
+        expect(await ledger.noticeTold(paymentNotice((payments[0] as { payment: Payment }).payment))).toBe(true);
         expect((await only('operation')).map(summary)).toEqual([['refund', 'success', 1]]);
-        expect((await only('payment')).map(summary)).toEqual([[paid.orderId, 'success', 1]]);
         expect(await claimed()).toEqual([]);
         await expect(ledger.claimNotices({ limit: 1, leaseMs: MINUTE, kind: 'session' as 'payment' })).rejects.toMatchObject({ field: 'kind' });
       });
