@@ -18,7 +18,7 @@ import { FIRST_MIGRATION } from './migrations.js';
 import { observedDialect } from './observed.js';
 import type { StatementObserver } from './observed.js';
 import { findOperationByRequestKey, getOperation, markOperationChecked, operationsOf, reserveOperation, totalsOf, totalsOfOrders } from './operations.js';
-import { claimNotices, dropNotices, noticeFailed, noticeTold, paymentNoticePending } from './notices.js';
+import { claimNotices, dropNotices, noticeFailed, noticeTold, paymentNoticeRetried } from './notices.js';
 import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } from './payments.js';
 import { giveUpPayment } from './give-up.js';
 import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.js';
@@ -203,8 +203,8 @@ export interface Ledger {
    * an operation only once its payment's change is told (the merchant hears of a payment first).
    */
   claimNotices(claim: NoticeClaim): Promise<DueNotice[]>;
-  /** Whether the payment `orderId` has a change the hook has not been told yet. */
-  paymentNoticePending(orderId: string): Promise<boolean>;
+  /** Whether the payment `orderId` has a change a pass took up to tell again, not told yet. */
+  paymentNoticeRetried(orderId: string): Promise<boolean>;
   /** The hook was told `state`: its mark is cleared unless the row changed since. Whether it was. */
   noticeTold(state: NoticeState): Promise<boolean>;
   /** Telling `state` failed: it is due again at `retryAt` unless the row changed since. */
@@ -341,7 +341,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     listWaitingEvents: (query) => listWaitingEvents(ctx, query),
     backlog: () => readBacklog(ctx),
     claimNotices: (claim) => claimNotices(ctx, claim),
-    paymentNoticePending: (orderId) => paymentNoticePending(ctx, orderId),
+    paymentNoticeRetried: (orderId) => paymentNoticeRetried(ctx, orderId),
     noticeTold: (state) => noticeTold(ctx, state),
     noticeFailed: (state, retryAt) => noticeFailed(ctx, state, retryAt),
     dropNotices: (dueBefore) => dropNotices(ctx, dueBefore),

@@ -80,8 +80,9 @@ function untoldPayment(ctx: LedgerContext, orderId: string | Expression<string>)
   return ctx.db.selectFrom('payments').select('order_id').where('order_id', '=', orderId).where('notice_due_at', 'is not', null);
 }
 
-export async function paymentNoticePending(ctx: LedgerContext, orderId: string): Promise<boolean> {
-  return (await untoldPayment(ctx, orderId).executeTakeFirst()) !== undefined;
+/** Whether a pass took up the payment's change and it is not told yet (its attempts counted). */
+export async function paymentNoticeRetried(ctx: LedgerContext, orderId: string): Promise<boolean> {
+  return (await untoldPayment(ctx, orderId).where('notice_attempts', '>', 0).executeTakeFirst()) !== undefined;
 }
 
 /** `report`: a flagged payment's discrepancy as told, as stored (JSON text). */

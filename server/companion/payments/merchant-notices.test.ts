@@ -112,6 +112,27 @@ describe('telling the merchant at least once', () => {
     expect(await reconcile(stack)).toMatchObject({ dueNotices: 0 });
   });
 
+  it('a hook that captures as it hears of the payment has its capture told at once, not held behind the payment it is being told', async () => {
+    const calls: PaymentChange[] = [];
+    const stack: Stack = await open({
+      companion: {
+        onPaymentEvent: async (change) => {
+          calls.push(change);
+          if (change.kind === 'payment' && change.status === 'success' && change.source === 'gateway_answer') {
+            await stack.json('POST', `/api/orders/${change.orderId}/capture`, 200, { admin: true, body: {} });
+          }
+        },
+      },
+    });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession({ method: 'auth' });
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    await expect.poll(() => calls.map((change) => [change.kind, change.status, change.source])).toEqual([
+      ['payment', 'success', 'gateway_answer'],
+      ['operation', 'success', 'gateway_answer'],
+    ]);
+  });
+
   it('a hook down for many payments logs one error for those told at once, one a pass, and says when it works again', async () => {
     const clock = new TestClock(Date.now());
     let down = true;

@@ -27,6 +27,8 @@ const TELL_WAIT_MS = 2_000;
 
 /** After the n-th failed retry, the next one waits this long (the last one repeats). */
 const RETRY_DELAYS_MS = [15_000, 60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
+/** Payments whose change failed here that are kept in mind until a pass takes them up. */
+const MISSED_KEPT = 10_000;
 
 /** What one reconciliation pass did with notices. */
 export interface NoticeReport {
@@ -58,6 +60,12 @@ export class MerchantNotices {
    * that tells it again and fails still logs one error, the streak's reminder.
    */
   #failures = 0;
+  /**
+   * Payments whose change this instance failed to tell as it was made, until a pass takes it up:
+   * their operations' changes wait meanwhile. Bounded: a receiver down for long leaves the
+   * oldest to the ledger's count of attempts, which a pass sets.
+   */
+  readonly #missed = new Set<string>();
 
   constructor(deps: NoticeDeps) {
     this.#deps = deps;
@@ -75,16 +83,19 @@ export class MerchantNotices {
 
   async #tellNow(hook: PaymentEventHook, change: PaymentChange): Promise<void> {
     const { logger } = this.#deps;
-    // An operation's change waits while its payment's is still to be told (the hook failed on
+    // An operation's change waits while its payment's is to be told again (the hook failed on
     // it): told now, a refund would reach the merchant before the success it refunds.
-    // Reconciliation tells the two in order; the operation's mark stays for it meanwhile.
-    if (change.kind === 'operation' && (await this.#paymentUntold(change.orderId))) {
+    // Reconciliation tells the two in order; the operation's mark stays for it meanwhile. A
+    // payment's call still running is no reason to wait: the merchant has that change (a hook
+    // that captures as it hears of the payment must not have its capture held back).
+    if (change.kind === 'operation' && (await this.#paymentRetold(change.orderId))) {
       logger.debug('a change of an operation waits for its payment’s to be told first', { order_id: change.orderId });
       return;
     }
     try {
       await this.#call(hook, change);
     } catch (error) {
+      if (change.kind === 'payment') this.#missedPayment(change.orderId);
       const first = ++this.#failures === 1;
       const message = `${hookName(hook)} failed; reconciliation tells the change again`;
       const fields = { order_id: change.orderId, kind: change.kind, err: error };
@@ -98,13 +109,21 @@ export class MerchantNotices {
     if (tellsWholeRecord(change)) await this.#told(stateOf(change));
   }
 
+  #missedPayment(orderId: string): void {
+    this.#missed.add(orderId);
+    // The oldest first: a Set iterates in the order entries came.
+    if (this.#missed.size > MISSED_KEPT) this.#missed.delete(this.#missed.values().next().value!);
+  }
+
   /**
-   * Whether the payment's own change is not told yet; so taken when the ledger cannot say, the
-   * operation's mark left for reconciliation (which reads it again).
+   * Whether the payment's change is to be told again: its call here failed, or a pass has taken
+   * it up (on any instance). So taken when the ledger cannot say, the operation's mark left for
+   * reconciliation, which reads it again.
    */
-  async #paymentUntold(orderId: string): Promise<boolean> {
+  async #paymentRetold(orderId: string): Promise<boolean> {
+    if (this.#missed.has(orderId)) return true;
     try {
-      return await this.#deps.ledger.paymentNoticePending(orderId);
+      return await this.#deps.ledger.paymentNoticeRetried(orderId);
     } catch (error) {
       if (!isLedgerUnavailable(error)) this.#deps.logger.error('could not read whether a payment’s change was told; its operation’s is told by reconciliation', { order_id: orderId, err: error });
       return true;
@@ -127,6 +146,8 @@ export class MerchantNotices {
       for (let n = 0; n < batchSize; n++) {
         const [notice] = await ledger.claimNotices({ limit: 1, leaseMs: NOTICE_LEASE_MS, kind });
         if (!notice) break;
+        // Taken up, its attempt counted: the ledger says from now on that it is told again.
+        if (notice.kind === 'payment') this.#missed.delete(notice.payment.orderId);
         due += 1;
         // A hook that fails or hangs is down for the rest too: they keep their marks for the
         // next pass, and this one goes on with the reconciler's other work.

@@ -1383,14 +1383,17 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const other = await paidOrder(ledger);
         await ledger.settleOperation((await ledger.reserveOperation(paid.orderId, { kind: 'refund' })).id, { status: 'success' });
         clock.advance(NOTICE_GRACE_MS);
-        expect(await ledger.paymentNoticePending(paid.orderId)).toBe(true);
         const operations = () => ledger.claimNotices({ limit: 50, leaseMs: MINUTE, kind: 'operation' });
         expect(await operations()).toEqual([]);
         // Another order's payment told changes nothing for this one.
         expect(await ledger.noticeTold({ kind: 'payment', orderId: other.orderId, status: 'success', discrepancy: null })).toBe(true);
         expect(await operations()).toEqual([]);
+        // Taken up by a pass, the payment's change is one told again until it is told.
+        expect(await ledger.paymentNoticeRetried(paid.orderId)).toBe(false);
+        expect((await ledger.claimNotices({ limit: 50, leaseMs: MINUTE, kind: 'payment' })).map(summary)).toEqual([[paid.orderId, 'success', 1]]);
+        expect(await ledger.paymentNoticeRetried(paid.orderId)).toBe(true);
         expect(await ledger.noticeTold({ kind: 'payment', orderId: paid.orderId, status: 'success', discrepancy: null })).toBe(true);
-        expect(await ledger.paymentNoticePending(paid.orderId)).toBe(false);
+        expect(await ledger.paymentNoticeRetried(paid.orderId)).toBe(false);
         expect((await operations()).map(summary)).toEqual([['refund', 'success', 1]]);
       });
 
