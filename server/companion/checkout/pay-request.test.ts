@@ -26,6 +26,7 @@ describe('the pay body’s card', () => {
     ['the four card fields', FULL, true],
     ['a two-digit year', { ...FULL, exp_year: 40 }, true],
     ['a token and card fields', { token: 'tok_1', ...FULL }, false],
+    ['a token and a card number', { token: 'tok_1', number: FULL.number }, false],
     ['neither', {}, false],
     ['card fields short of the cvv', { number: FULL.number, exp_month: 1, exp_year: 2040 }, false],
     ['a year past 2099', { ...FULL, exp_year: 9999 }, false],

@@ -68,7 +68,13 @@ const Card = z
     }
   })
   // What the refinement checks, for a client generated from the OpenAPI document: one or the other.
-  .meta({ oneOf: [{ required: ['token'] }, { required: [...CARD_FIELDS] }] })
+  // (A property whose schema is `false` must be absent.)
+  .meta({
+    oneOf: [
+      { required: ['token'], properties: Object.fromEntries(CARD_FIELDS.map((field) => [field, false])) },
+      { required: [...CARD_FIELDS], properties: { token: false } },
+    ],
+  })
   .transform(
     (card): CardInput =>
       card.token !== undefined
