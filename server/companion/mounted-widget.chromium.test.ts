@@ -145,6 +145,10 @@ describe('<pay-form> served by a companion mounted under /payments', () => {
       await expect.poll(() => form.getByText('Payment successful').count(), { timeout: 10_000 }).toBe(1);
       // Everything the card passes through came under the one hash: no chunk was asked for.
       expect(widgetFiles).toEqual(['/payments/widget/pay-form.whole.js']);
+      // Asked again at each use, so a copy cached before an upgrade never meets the new hash.
+      for (const file of ['pay-form.whole.js', 'integrity.json']) {
+        expect((await companion.app.request(`/payments/widget/${file}`)).headers.get('cache-control'), file).toBe('public, no-cache');
+      }
 
       const tampered = await browser.newPage();
       try {

@@ -19,6 +19,11 @@ import type { Logger } from '../log/logger.js';
 const CHUNK_NAME = /^[A-Za-z0-9_.-]+\.js$/;
 const BUNDLE = 'pay-form.js';
 const WHOLE = 'pay-form.whole.js';
+// Names carry no content hash, so browsers revalidate often and cheaply (304).
+const REVALIDATED_OFTEN = 'public, max-age=300, must-revalidate';
+// A page pins the one-file widget by its hash: a copy cached from before an upgrade would fail
+// the new hash (the form not shown) for as long as it was kept, so each use asks (304 if same).
+const REVALIDATED_EACH_TIME = 'public, no-cache';
 
 // The companion cannot tell an installed package from payform's repository, so the fix names both.
 const NOT_BUILT_FIX =
@@ -44,7 +49,7 @@ export function widgetRoutes(widgetDir: string, logger: Logger): Hono<CompanionE
   // in the log: a page's answer does not tell the server's folders.
   if (!existsSync(join(widgetDir, BUNDLE))) logger.error(`widgetDir: no widget bundle (${BUNDLE}) in ${widgetDir}. ${NOT_BUILT_FIX}.`, { widgetDir });
 
-  const serve = async (c: Context<CompanionEnv>, file: string, contentType = 'text/javascript; charset=utf-8') => {
+  const serve = async (c: Context<CompanionEnv>, file: string, contentType = 'text/javascript; charset=utf-8', cacheControl = REVALIDATED_OFTEN) => {
     const asset = await files.read(join(widgetDir, file));
     if (!asset) {
       if (file !== BUNDLE && (await files.read(join(widgetDir, BUNDLE)))) throw new ApiProblem(404, 'not_found', 'No such widget file');
@@ -52,15 +57,14 @@ export function widgetRoutes(widgetDir: string, logger: Logger): Hono<CompanionE
     }
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
-    // Names carry no content hash, so browsers revalidate often and cheaply (304).
-    c.header('Cache-Control', 'public, max-age=300, must-revalidate');
+    c.header('Cache-Control', cacheControl);
     return sendFile(c, asset, contentType);
   };
 
   routes.get(`/${BUNDLE}`, (c) => serve(c, BUNDLE));
   // The widget in one file, for a page that pins it by Subresource Integrity, and its hash.
-  routes.get(`/${WHOLE}`, (c) => serve(c, WHOLE));
-  routes.get('/integrity.json', (c) => serve(c, 'integrity.json', 'application/json'));
+  routes.get(`/${WHOLE}`, (c) => serve(c, WHOLE, undefined, REVALIDATED_EACH_TIME));
+  routes.get('/integrity.json', (c) => serve(c, 'integrity.json', 'application/json', REVALIDATED_EACH_TIME));
   // Lit's licence travels with the bundle.
   routes.get('/LICENSES.txt', (c) => serve(c, 'LICENSES.txt', 'text/plain; charset=utf-8'));
   routes.get('/chunks/:name', (c) => {

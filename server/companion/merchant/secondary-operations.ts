@@ -42,7 +42,7 @@ export class SecondaryOperations {
   /** `requestKey`: the request's Idempotency-Key digest, kept with the reservation (keyed-truth.ts). */
   async perform(orderId: string, kind: OperationKind, body: OperationBody, requestKey?: string): Promise<OperationOutcome> {
     const { ledger, logger } = this.#deps;
-    const payment = await paymentToActOn(this.#deps.ledger, orderId);
+    const payment = await paymentToActOn(ledger, orderId);
     const shareField = (i: number) => `split[${i}].amount`;
     const units = minorUnitsIn(payment.currency, {
       ...(body.amount === undefined ? {} : { amount: body.amount }),
@@ -136,7 +136,6 @@ export class SecondaryOperations {
     }
     return method;
   }
-
 
   /**
    * The gateway made the whole payment's "full" operation another amount than the ledger's rest:
