@@ -67,7 +67,7 @@ import { MissingWebhooks } from './reconciliation/missing-webhooks.js';
 import { BASE_PATH_HEADER, checkPublicUrl, companionIdentity, ledgerTag } from './operator/public-url-check.js';
 import { API } from './openapi/api-catalog.js';
 import { openApiDocument } from './openapi/openapi-document.js';
-import { ChangeFeed } from './payments/change-feed.js';
+import { ChangeFeed, feedStart } from './payments/change-feed.js';
 import { MerchantNotices } from './payments/merchant-notices.js';
 import { OrderStateSync } from './payments/order-state.js';
 import { PaymentReactions } from './payments/reactions.js';
@@ -110,7 +110,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const { ledger, gateway } = config;
   const clock = config.clock ?? Date.now;
   const logger = config.logger ?? createLogger({ clock });
-  const feed = new ChangeFeed();
+  const feed = new ChangeFeed({ start: feedStart(clock()) });
   const background = new InFlight();
   const metrics = new CompanionMetrics();
   const outage = new LedgerOutage({ ledger, logger, clock, onRefused: () => metrics.ledgerError('unavailable') });

@@ -46,12 +46,12 @@ export type ChangeView = z.output<typeof ChangeView>;
 
 export const ChangesPage = z.object({
   changes: z.array(ChangeView),
-  last_seq: z.int().describe('What to send as `after` next: the last change listed when `limit` cut the page, the newest seq otherwise (0 before the first change)'),
+  last_seq: z.int().describe('What to send as `after` next: the last change listed when `limit` cut the page, the newest seq otherwise (before the first change, the feed’s start: its numbers start afresh, from a point of its start time, each time the companion starts)'),
   complete: z
     .boolean()
     .describe(
       'True when `changes` are every change after `after` up to `last_seq` and none is left after it. False when `limit` cut the page (ask again with after=last_seq), ' +
-        'or when changes after `after` fell out of the ring, kept for the last 1,000 (the first change listed is then past after + 1: read the orders again)',
+        'or when changes after `after` fell out of the ring, kept for the last 1,000 (the first change listed is then past after + 1), or when `after` is not this feed’s (from before the companion restarted, or another instance’s): read the orders again',
     ),
 });
 
@@ -72,7 +72,9 @@ export function feedRoutes(): Hono<CompanionEnv> {
 
   feed.get('/', validate('query', ChangesQuery), (c) => {
     const query = c.req.valid('query');
-    const { changes, lastSeq, complete } = c.var.services.feed.since(query.after ?? 0, query.limit);
+    const { feed: changeFeed } = c.var.services;
+    // No `after`: everything kept, from the feed's start.
+    const { changes, lastSeq, complete } = changeFeed.since(query.after ?? changeFeed.start, query.limit);
     return c.json({ changes: changes.map(changeView), last_seq: lastSeq, complete } satisfies z.output<typeof ChangesPage>);
   });
 
@@ -82,7 +84,8 @@ export function feedRoutes(): Hono<CompanionEnv> {
     if (lastEventId !== undefined && !SEQ.test(lastEventId)) throw ApiProblem.invalid({ 'Last-Event-ID': LAST_EVENT_ID_REASON });
     const resumeAt = lastEventId === undefined ? changes.seq : Number(lastEventId);
     const answer = streamSSE(c, async (stream) => {
-      const queue: Change[] = changes.since(resumeAt).changes;
+      const resumed = changes.since(resumeAt);
+      const queue: Change[] = resumed.changes;
       let wake: (() => void) | undefined;
       const unsubscribe = changes.subscribe((change) => {
         queue.push(change);
@@ -92,7 +95,9 @@ export function feedRoutes(): Hono<CompanionEnv> {
         unsubscribe();
         wake?.();
       });
-      await stream.writeSSE({ event: 'ready', data: JSON.stringify({ last_seq: changes.seq }) });
+      // `complete`: false when the Last-Event-ID is not this feed's (a restart, another instance)
+      // or changes after it fell out of the ring: what came meanwhile is not all here.
+      await stream.writeSSE({ event: 'ready', data: JSON.stringify({ last_seq: changes.seq, complete: resumed.complete }) });
       while (!stream.aborted) {
         for (let change = queue.shift(); change; change = queue.shift()) {
           await stream.writeSSE({ id: String(change.seq), event: 'change', data: JSON.stringify(changeView(change)) });

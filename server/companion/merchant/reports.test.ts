@@ -96,6 +96,9 @@ describe('GET /api/stats', () => {
 });
 
 describe('GET /api/changes', () => {
+  /** The seq before this companion's first change: its numbers start from a point of its start time. */
+  const start = () => stack.companion.companion.services.feed.start;
+
   it('gives the changes after a sequence number, oldest first', async () => {
     const paid = await payWith('success');
     const declined = await payWith('rejected');
@@ -106,10 +109,10 @@ describe('GET /api/changes', () => {
       ['session', declined.order_id, 'open'],
       ['payment', declined.order_id, 'failure'],
     ]);
-    expect(all).toMatchObject({ last_seq: 4, complete: true });
-    const later = await stack.json('GET', '/api/changes?after=3', 200, { admin: true });
+    expect(all).toMatchObject({ last_seq: start() + 4, complete: true });
+    const later = await stack.json('GET', `/api/changes?after=${start() + 3}`, 200, { admin: true });
     expect(later.changes).toHaveLength(1);
-    expect(later.changes[0]).toMatchObject({ seq: 4, source: 'gateway_answer', at: at(START) });
+    expect(later.changes[0]).toMatchObject({ seq: start() + 4, source: 'gateway_answer', at: at(START) });
     expect((await stack.json('GET', '/api/changes?after=-1', 400, { admin: true })).error.fields.after).toBe('must be a sequence number');
     // A page's size is a count of changes, not a sequence number.
     expect((await stack.json('GET', '/api/changes?limit=abc', 400, { admin: true })).error.fields).toEqual({ limit: 'must be a whole number of changes' });
@@ -122,7 +125,7 @@ describe('GET /api/changes', () => {
     await payWith('success');
     const seen: number[] = [];
     const pages: { last_seq: number; complete: boolean }[] = [];
-    let after = 0;
+    let after = start();
     for (let complete = false; !complete; ) {
       const page = await stack.json('GET', `/api/changes?after=${after}&limit=4`, 200, { admin: true });
       seen.push(...page.changes.map((change: { seq: number }) => change.seq));
@@ -130,18 +133,22 @@ describe('GET /api/changes', () => {
       ({ last_seq: after, complete } = page);
     }
     // Polled by last_seq, a page cut by limit skips nothing.
-    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(pages).toEqual([{ last_seq: 4, complete: false }, { last_seq: 6, complete: true }]);
-    expect(await stack.json('GET', '/api/changes?after=6&limit=4', 200, { admin: true })).toEqual({ changes: [], last_seq: 6, complete: true });
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6].map((n) => start() + n));
+    expect(pages).toEqual([{ last_seq: start() + 4, complete: false }, { last_seq: start() + 6, complete: true }]);
+    expect(await stack.json('GET', `/api/changes?after=${start() + 6}&limit=4`, 200, { admin: true })).toEqual({ changes: [], last_seq: start() + 6, complete: true });
     // A limit the page does not reach: the newest, as without one.
-    expect(await stack.json('GET', '/api/changes?after=2&limit=4', 200, { admin: true })).toMatchObject({ last_seq: 6, complete: true });
-    // Past the latest (the feed began again with a restart, or it is another instance's): not complete.
-    expect(await stack.json('GET', '/api/changes?after=500', 200, { admin: true })).toEqual({ changes: [], last_seq: 6, complete: false });
+    expect(await stack.json('GET', `/api/changes?after=${start() + 2}&limit=4`, 200, { admin: true })).toMatchObject({ last_seq: start() + 6, complete: true });
+    // Not this feed's: past the latest (another instance's), or from before a restart, whose run
+    // numbered from an earlier start (a cursor there may be past this feed's six changes).
+    expect(await stack.json('GET', `/api/changes?after=${start() + 500}`, 200, { admin: true })).toEqual({ changes: [], last_seq: start() + 6, complete: false });
+    const beforeRestart = await stack.json('GET', `/api/changes?after=${start() - 4_000 + 40}`, 200, { admin: true });
+    expect(beforeRestart).toMatchObject({ last_seq: start() + 6, complete: false });
+    expect(beforeRestart.changes).toHaveLength(6);
   });
 
   it('streams changes as server-sent events, resuming after Last-Event-ID', async () => {
     await payWith('success');
-    const response = await stack.request('GET', '/api/changes/stream', { admin: true, headers: { 'Last-Event-ID': '1' } });
+    const response = await stack.request('GET', '/api/changes/stream', { admin: true, headers: { 'Last-Event-ID': String(start() + 1) } });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
@@ -154,11 +161,27 @@ describe('GET /api/changes', () => {
       }
     };
     await readUntil('event: ready');
-    await readUntil('id: 2');
+    expect(text).toContain(`"last_seq":${start() + 2},"complete":true`);
+    await readUntil(`id: ${start() + 2}`);
     expect(text).toContain('"kind":"payment"');
-    expect(text).not.toContain('id: 1\n');
+    expect(text).not.toContain(`id: ${start() + 1}\n`);
     const next = await payWith('rejected');
     await readUntil(`"order_id":"${next.order_id}","status":"failure"`);
+    await reader.cancel();
+  });
+
+  it('says on the stream, as it opens, that a Last-Event-ID from before a restart leaves changes out', async () => {
+    await payWith('success');
+    const response = await stack.request('GET', '/api/changes/stream', { admin: true, headers: { 'Last-Event-ID': String(start() - 4_000 + 40) } });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('\n\n')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before its first event: ${text}`);
+      text += new TextDecoder().decode(value);
+    }
+    expect(text).toBe(`event: ready\ndata: {"last_seq":${start() + 2},"complete":false}\n\n`);
     await reader.cancel();
   });
 

@@ -3,10 +3,24 @@
  * order, kept in a bounded ring for clients that poll (`?after=<seq>`) or reconnect to the
  * event stream (`Last-Event-ID`). It is per instance: behind a load balancer, pin the back
  * office to one instance or poll the orders list instead.
+ *
+ * The numbers start afresh with each process, from a point of its start time (`feedStart`): a
+ * seq kept from a process before a restart, or from another instance, falls outside what this
+ * feed numbered, and is answered as incomplete (read everything again) rather than as a place in
+ * this feed, whose first changes it would skip.
  */
 
+/**
+ * Where a feed started at `now` (epoch ms) numbers from: four a millisecond, so a feed begun
+ * later starts past any seq an earlier one reached, unless that one averaged more than 4,000
+ * changes a second over its life; 13 digits for centuries, inside the 15 a seq may have.
+ */
+export function feedStart(now: number): number {
+  return 4 * Math.floor(now);
+}
+
 export interface Change {
-  /** Increases by one per change, from 1. */
+  /** Increases by one per change, from the feed's start (`ChangeFeed.start`) + 1. */
   readonly seq: number;
   /** `discrepancy`: the gateway reported what contradicts the order (payment.discrepancy). */
   readonly kind: 'payment' | 'operation' | 'session' | 'discrepancy';
@@ -32,14 +46,18 @@ export class ChangeFeed {
    */
   #changes: Change[] = [];
   readonly #listeners = new Set<ChangeListener>();
-  #seq = 0;
+  #seq: number;
+  /** The seq before the first change: a cursor of this feed is never below it. */
+  readonly start: number;
 
-  constructor(capacity = 1000) {
+  constructor({ capacity = 1000, start = 0 }: { readonly capacity?: number; readonly start?: number } = {}) {
     // At least one kept: slice(-0) would keep them all.
     this.#capacity = Math.max(1, Math.floor(capacity));
+    this.start = start;
+    this.#seq = start;
   }
 
-  /** The latest sequence number (0 before the first change). */
+  /** The latest sequence number (`start` before the first change). */
   get seq(): number {
     return this.#seq;
   }
@@ -58,8 +76,9 @@ export class ChangeFeed {
    * Changes after `seq`, oldest first, at most `limit`; `lastSeq` is where the next read starts:
    * the last change given when `limit` cut them, the latest otherwise (the latest would skip the
    * rest of a cut page). `complete` is false when they were cut, when some after `seq` were
-   * already dropped from the ring, or when `seq` is past the latest (a feed that began again
-   * with a restart, or another instance's): the client should reload everything then.
+   * already dropped from the ring, or when `seq` is not this feed's (before its start or past
+   * its latest: a feed that began again with a restart, or another instance's): the client
+   * should reload everything then.
    */
   since(seq: number, limit = this.#capacity): { changes: Change[]; lastSeq: number; complete: boolean } {
     const ring = this.#ring();
