@@ -79,7 +79,9 @@ const idempotencyKey = {
   name: IDEMPOTENCY_HEADER,
   in: 'header',
   required: false,
-  description: 'Sent again with the same request, the first answer comes back (status and body) and nothing runs twice; kept 24 h. One key per operation, e.g. a UUID.',
+  description:
+    'Sent again with the same request, the first answer comes back (status and body, with Idempotent-Replayed: true) and nothing runs twice; kept 24 h. ' +
+    'Only answers that may have changed something are kept (2xx, 5xx): a 4xx refusal changed nothing and frees the key, so the request sent again, corrected or not, is checked again. One key per operation, e.g. a UUID.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
 };
 
