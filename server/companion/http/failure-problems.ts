@@ -76,7 +76,8 @@ export function problemOf(error: unknown): ApiProblem {
   if (isLedgerUnavailable(error)) return ledgerUnavailableProblem();
   if (error instanceof HTTPException) {
     // The validator's "Malformed JSON in request body"; other framework refusals keep their status.
-    if (/json/i.test(error.message)) return new ApiProblem(400, 'invalid_json', 'The body is not valid JSON');
+    // The parser's own words are not passed on: they quote the body, which may hold a card number.
+    if (/json/i.test(error.message)) return new ApiProblem(400, 'invalid_json', 'The body is not valid JSON', { body: 'is not valid JSON' });
     return new ApiProblem(error.status as ContentfulStatusCode, 'bad_request', error.message);
   }
   if (error instanceof LedgerError) return ledgerProblem(error);

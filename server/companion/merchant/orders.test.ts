@@ -294,7 +294,7 @@ describe('capture and void', () => {
     const json = { 'Content-Type': 'application/json' };
     const orderId = await paidOrder('auth');
     const broken = await stack.json('POST', `/api/orders/${orderId}/void`, 400, { admin: true, body: '{"comment":', headers: json });
-    expect(broken.error).toEqual({ code: 'invalid_json', message: 'The body is not valid JSON' });
+    expect(broken.error).toEqual({ code: 'invalid_json', message: 'The body is not valid JSON', fields: { body: 'is not valid JSON' } });
     const purchase = await paidOrder();
     for (const body of ['', ' \r\n\t']) {
       // A body lost on the way must not refund everything.
