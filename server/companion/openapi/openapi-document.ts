@@ -139,12 +139,12 @@ const KEPT_SERVER_ERROR =
   "An order's operation the gateway never took (gateway_unavailable, gateway_busy, gateway_credentials) is not kept: the same key runs it again after Retry-After";
 
 /** What every route that reads a JSON body refuses before reading it (http/guards.ts). */
-const bodyRefusals = {
-  413: errorAnswer(`payload_too_large: the body is over the companion’s limit, ${DEFAULT_BODY_LIMIT} bytes unless its bodyLimitBytes option sets another`),
+const bodyRefusals = (bodyLimitBytes: number) => ({
+  413: errorAnswer(`payload_too_large: the body is over this companion’s limit, ${bodyLimitBytes} bytes (its bodyLimitBytes option)`),
   415: errorAnswer('unsupported_media_type, unsupported_charset or unsupported_encoding: the body is not sent as application/json, in UTF-8, unencoded'),
-};
+});
 
-function responses(operation: ApiOperation) {
+function responses(operation: ApiOperation, bodyLimitBytes: number) {
   const idempotent = takesIdempotencyKey(operation);
   const replayed = { [REPLAYED_HEADER]: { description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } };
   const documented = Object.fromEntries(
@@ -168,7 +168,7 @@ function responses(operation: ApiOperation) {
   return {
     400: invalidRequest,
     ...(operation.access === 'admin' ? { 429: wrongTokens } : {}),
-    ...(operation.body ? bodyRefusals : {}),
+    ...(operation.body ? bodyRefusals(bodyLimitBytes) : {}),
     ...documented,
     ...refusals,
     ...(operation.access === 'admin' ? { 401: unauthorized } : {}),
@@ -177,7 +177,8 @@ function responses(operation: ApiOperation) {
   };
 }
 
-export function openApiDocument(serverUrl: string) {
+/** `bodyLimitBytes`: the serving companion's (the default when the document is read without one). */
+export function openApiDocument(serverUrl: string, { bodyLimitBytes = DEFAULT_BODY_LIMIT }: { readonly bodyLimitBytes?: number } = {}) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of API) {
     const path = operation.path.replace(/:(\w+)/g, '{$1}');
@@ -201,7 +202,7 @@ export function openApiDocument(serverUrl: string) {
             },
           }
         : {}),
-      responses: responses(operation),
+      responses: responses(operation, bodyLimitBytes),
     };
   }
   return {

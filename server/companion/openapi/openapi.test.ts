@@ -196,7 +196,11 @@ describe('the served OpenAPI document', () => {
     expect(withBody.length).toBeGreaterThan(8);
     expect(withBody.filter((operation) => !operation.responses['413'] || !operation.responses['415']).map((operation) => operation.operationId)).toEqual([]);
     const pay = document.paths['/api/checkout/sessions/{id}/pay'].post.responses;
-    expect(pay['413'].description).toMatch(/^payload_too_large: .* 16384 bytes unless its bodyLimitBytes/);
+    expect(pay['413'].description).toMatch(/^payload_too_large: .* 16384 bytes \(its bodyLimitBytes option\)$/);
+    // The limit this companion was given, as it answers it.
+    const larger = await openStack({ companion: { bodyLimitBytes: 32 * 1024 } });
+    const document32 = await larger.json('GET', '/api/openapi.json', 200);
+    expect(document32.paths['/api/orders/{order_id}/refund'].post.responses['413'].description).toContain('32768 bytes');
     const stack = await openStack();
     const session = await stack.openSession();
     const path = `/api/checkout/sessions/${session.id}/pay`;
