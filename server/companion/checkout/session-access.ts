@@ -17,6 +17,7 @@ export async function payableSession(ledger: Ledger, sessionId: string, mode: Pa
   if (!session.allowedModes.includes(mode)) {
     throw new ApiProblem(409, 'mode_not_allowed', `This checkout session does not allow ${mode} payment`);
   }
+  // Allowed yet not offered: only a card verification's direct mode is so (offeredModes).
   if (!offeredModes(session, tokenizes).includes(mode)) {
     throw new ApiProblem(
       409,

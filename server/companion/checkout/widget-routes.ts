@@ -1,10 +1,11 @@
 /**
  * The built widget, for merchants' pages: `GET /widget/pay-form.js`, the chunks it loads on
  * demand (`/widget/chunks/<name>.js`), the same in one file (`/widget/pay-form.whole.js`) with
- * its Subresource Integrity hash (`/widget/integrity.json`), and the licences of what it bundles. Served to any origin (a module script is fetched with
- * CORS), revalidated by ETag, gzipped for browsers that take it. A folder without the bundle is said once, at start, in the log
- * (where and how to fix it); its requests are 404 `widget_not_built`. A file missing beside a
- * bundle is a plain 404.
+ * its Subresource Integrity hash (`/widget/integrity.json`), and the licences of what it
+ * bundles. Served to any origin (a module script is fetched with CORS), revalidated by ETag,
+ * gzipped for browsers that take it. A folder without the bundle is said once, at start, in the
+ * log (where and how to fix it); its requests are 404 `widget_not_built`. A file missing beside
+ * a bundle is a plain 404.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
