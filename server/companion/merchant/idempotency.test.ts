@@ -252,16 +252,23 @@ async function savedCardOf(customerId: string): Promise<string> {
 }
 
 const renewal = { amount: 500, currency: 'UAH', description: 'Tea club, December', method: 'purchase' };
+
+/** A renewal charge of a saved card under `key`, whose instance died after claiming the key. */
+async function crashedCharge(customerId: string, key: string) {
+  const clock = new TestClock(Date.now());
+  await open({ clock });
+  const cardId = await savedCardOf(customerId);
+  const path = `/api/customers/${customerId}/cards/${cardId}/charges`;
+  await crashedClaim(key, path, renewal);
+  return { clock, cardId, path };
+}
+
 const paidCharges = async (customerId: string) =>
   ((await stack.json('GET', '/api/orders', 200, { admin: true })).orders as Json[]).filter((order) => order.customer_id === customerId && order.amount === 500 && order.status === 'success');
 
 describe('a keyed request whose instance died before answering', () => {
   it('a charge is answered as the ledger has it as soon as it knows, under an order id derived from its key, and found by that key', async () => {
-    const clock = new TestClock(Date.now());
-    await open({ clock });
-    const cardId = await savedCardOf('cust-k');
-    const path = `/api/customers/cust-k/cards/${cardId}/charges`;
-    await crashedClaim('renew-1', path, renewal);
+    const { cardId, path } = await crashedCharge('cust-k', 'renew-1');
     // The dead instance charged before it died: under the order id the key gives a charge without one.
     const orderId = keyedOrderId(ADMIN_TOKEN, 'renew-1');
     expect((await stack.request('POST', path, { admin: true, body: { ...renewal, order_id: orderId } })).status).toBe(201);
@@ -277,11 +284,7 @@ describe('a keyed request whose instance died before answering', () => {
   });
 
   it('a charge that never got as far as the ledger is held for the lease, naming its order, then runs once', async () => {
-    const clock = new TestClock(Date.now());
-    await open({ clock });
-    const cardId = await savedCardOf('cust-n');
-    const path = `/api/customers/cust-n/cards/${cardId}/charges`;
-    await crashedClaim('renew-2', path, renewal);
+    const { clock, path } = await crashedCharge('cust-n', 'renew-2');
     const held = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-2' } });
     expect(held.status).toBe(409);
     expect((await held.json()).error.message).toContain(keyedOrderId(ADMIN_TOKEN, 'renew-2'));
@@ -294,11 +297,7 @@ describe('a keyed request whose instance died before answering', () => {
   });
 
   it('a charge the gateway never received before its instance died runs again after the lease, as its next attempt', async () => {
-    const clock = new TestClock(Date.now());
-    await open({ clock });
-    const cardId = await savedCardOf('cust-d');
-    const path = `/api/customers/cust-d/cards/${cardId}/charges`;
-    await crashedClaim('renew-3', path, renewal);
+    const { clock, path } = await crashedCharge('cust-d', 'renew-3');
     // The dead instance's charge: the gateway rate limited it, so it never took it.
     const orderId = keyedOrderId(ADMIN_TOKEN, 'renew-3');
     await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 429, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
