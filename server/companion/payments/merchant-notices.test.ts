@@ -112,6 +112,29 @@ describe('telling the merchant at least once', () => {
     expect(await reconcile(stack)).toMatchObject({ dueNotices: 0 });
   });
 
+  it('a payment whose pending was missed but whose success was told holds back none of its refunds', async () => {
+    const calls: PaymentChange[] = [];
+    let failuresLeft = 1;
+    const stack = await open({
+      companion: {
+        onPaymentEvent: (change) => {
+          calls.push(change);
+          if (failuresLeft-- > 0) throw new Error('the fulfilment worker is restarting');
+        },
+      },
+    });
+    const slow = await stack.openSession();
+    expect((await (await stack.pay(slow.id, payBody({ card: card('slow_pending') }))).json()).status).toBe('pending');
+    await postSuccess(stack, slow.order_id);
+    const refund = await stack.json('POST', `/api/orders/${slow.order_id}/refund`, 200, { admin: true, body: {} });
+    await expect.poll(() => calls.map((change) => [change.id, change.source])).toEqual([
+      [`payment:${slow.order_id}:pending`, 'gateway_answer'],
+      [`payment:${slow.order_id}:success`, 'webhook'],
+      // Told at once, whatever the gateway made of it (its order is still processing there).
+      [`refund:${refund.operation.id}:${refund.operation.status}`, 'gateway_answer'],
+    ]);
+  });
+
   it('a hook that captures as it hears of the payment has its capture told at once, not held behind the payment it is being told', async () => {
     const calls: PaymentChange[] = [];
     const stack: Stack = await open({

@@ -104,6 +104,8 @@ export class MerchantNotices {
       return;
     }
     this.#recovered(hook);
+    // Its newer change told, a payment missed before holds nothing back (no pass would take it up).
+    if (change.kind === 'payment') this.#missed.delete(change.orderId);
     // A flagged payment's record has two things to tell, and the mark cannot say whether the
     // other one was told (its call may have thrown): it stays, and reconciliation tells both.
     if (tellsWholeRecord(change)) await this.#told(stateOf(change));
