@@ -29,7 +29,7 @@ import { resultUrl } from './payer-page.js';
 import type { PayerPages } from './payer-page.js';
 import type { KnownSessions, SessionTerms } from './session-terms.js';
 import { originOf, unsafeRedirectFix } from '../payments/redirects.js';
-import { offeredModes } from './session-view.js';
+import { offers } from './session-view.js';
 
 /** What the HTTP request adds: who is paying, from where, with which browser. */
 export interface PayingClient {
@@ -126,7 +126,7 @@ export class DirectPayments {
    * first gives it, its checks in its order.
    */
   async #payKnown(terms: SessionTerms, request: DirectPayment): Promise<PayAnswer | undefined> {
-    if (!offeredModes(terms, this.#tokenizes).includes('direct')) return undefined;
+    if (!offers(terms, 'direct', this.#tokenizes)) return undefined;
     const customer = this.#customerOf(terms, request);
     let card: CardSource;
     try {

@@ -5,7 +5,7 @@
 import type { CheckoutSession, CustomerDetails, Ledger, PayAttemptClaim, Payment, PaymentMethod, PaymentMode } from '../../ledger/index.js';
 import { ApiProblem } from '../http/problem.js';
 import { cardInNames, missingCustomerFields } from './customer.js';
-import { offeredModes } from './session-view.js';
+import { offers } from './session-view.js';
 
 /** A session id: base64url of 32 random bytes, as the ledger makes them. */
 export const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -17,8 +17,8 @@ export async function payableSession(ledger: Ledger, sessionId: string, mode: Pa
   if (!session.allowedModes.includes(mode)) {
     throw new ApiProblem(409, 'mode_not_allowed', `This checkout session does not allow ${mode} payment`);
   }
-  // Allowed yet not offered: only a card verification's direct mode is so (offeredModes).
-  if (!offeredModes(session, tokenizes).includes(mode)) {
+  // Allowed yet not offered: only a card verification's direct mode is so (`offers`).
+  if (!offers(session, mode, tokenizes)) {
     throw new ApiProblem(
       409,
       'mode_not_allowed',

@@ -51,8 +51,12 @@ export interface ViewOptions {
  * the gateway's page only: the gateway takes no token in a lookup, and this companion no card.
  */
 export function offeredModes(session: Pick<CheckoutSession, 'allowedModes' | 'method'>, tokenizes: boolean): ('direct' | 'hosted')[] {
-  if (tokenizes && session.method === 'lookup') return session.allowedModes.filter((mode) => mode === 'hosted');
-  return [...session.allowedModes];
+  return session.allowedModes.filter((mode) => offers(session, mode, tokenizes));
+}
+
+/** Whether the session offers `mode` (offeredModes), read on every pay request without a list made. */
+export function offers(session: Pick<CheckoutSession, 'allowedModes' | 'method'>, mode: 'direct' | 'hosted', tokenizes: boolean): boolean {
+  return session.allowedModes.includes(mode) && !(mode === 'direct' && tokenizes && session.method === 'lookup');
 }
 
 const unpaidHostedPage = (payment: CheckoutSession['payment']): boolean =>
