@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Plugin } from 'vite';
 
 /** Where the hashes go, beside the files they are of. */
-export const INTEGRITY_FILE = 'integrity.json';
+const INTEGRITY_FILE = 'integrity.json';
 
 /** A Subresource Integrity value of `bytes`: what a `<script integrity>` attribute takes. */
-export function sha384(bytes: string | Uint8Array): string {
+function sha384(bytes: string): string {
   return `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 }
 
@@ -18,11 +18,7 @@ export function subresourceIntegrity(): Plugin {
     name: 'payform:subresource-integrity',
     apply: 'build',
     generateBundle(_, bundle) {
-      const hashes = Object.fromEntries(
-        Object.values(bundle)
-          .filter((output) => output.type === 'chunk' && output.isEntry)
-          .map((chunk) => [chunk.fileName, sha384((chunk as { code: string }).code)]),
-      );
+      const hashes = Object.fromEntries(Object.values(bundle).flatMap((output) => (output.type === 'chunk' && output.isEntry ? [[output.fileName, sha384(output.code)]] : [])));
       this.emitFile({ type: 'asset', fileName: INTEGRITY_FILE, source: `${JSON.stringify(hashes, null, 2)}\n` });
     },
   };

@@ -44,9 +44,9 @@ export class CompanionError extends Error {
  * The companion that served this script, unless `endpoint` names another (reading import.meta
  * touches no DOM): its base path too when the script is its `<base>/widget/pay-form.js` (or the
  * one-file `pay-form.whole.js`), so a companion mounted under `/payments` needs no `endpoint`;
- * else the script's origin. A script
- * not served over http(s) — a bundler that wrote its own file's path in (Turbopack) — has none:
- * the page's origin is asked then, and diagnose.ts names it when no companion answers there.
+ * else the script's origin. A script not served over http(s) — a bundler that wrote its own
+ * file's path in (Turbopack) — has none: the page's origin is asked then, and diagnose.ts names
+ * it when no companion answers there.
  */
 const SCRIPT_ORIGIN = /^https?:\/\/[^/]*(.*(?=\/widget\/pay-form\.(whole\.)?js$))?/.exec(import.meta.url)?.[0];
 
