@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from './errors.js';
 import { currencyExponent, describeMinorUnits, formatMinorUnits, isMinorUnits, minorUnits, minorUnitsRefusal } from './money.js';
 import type { MinorUnits } from './money.js';
+import type { CaptureParams, RefundParams } from './resources/operations.js';
 import type { DirectPaymentParams } from './resources/payments.js';
 import { useGatewayDouble } from './test/client-setup.js';
 import * as samples from './test/samples.js';
@@ -126,6 +127,27 @@ describe('amounts written at a client call', () => {
       reason: 'must be at most 999999999999990 (999999999999.990 KWD)',
     });
     expect(double.gateway.requests).toHaveLength(0);
+  });
+
+  it('held in a value of the declared parameter type compile, an optional amount left optional', async () => {
+    const client = double.client();
+    // The whole payment refunded: no refund_amount, as RefundParams allows.
+    const whole: RefundParams = target;
+    const part: MinorUnits | undefined = minorUnits(500);
+    const capture: CaptureParams = { ...target, charge_amount: minorUnits(1000) };
+    const calls = [
+      client.operations.refund(whole),
+      client.operations.refund({ ...target, ...(part === undefined ? {} : { refund_amount: part }) }),
+      client.operations.capture(capture),
+    ];
+    for (const method of ['refund', 'refund', 'capture']) double.gateway.answer({ body: { ...samples.captureResponse, method } });
+    await Promise.all(calls);
+    const sent = double.gateway.requests.map((request) => JSON.parse(request.body) as Record<string, unknown>);
+    expect(sent.map(({ refund_amount, charge_amount }) => [refund_amount, charge_amount])).toEqual([
+      [undefined, undefined],
+      [5, undefined],
+      [undefined, 10],
+    ]);
   });
 
   it('computed as plain numbers must be checked into MinorUnits first', async () => {

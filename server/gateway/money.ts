@@ -48,7 +48,9 @@ type CheckedShares<S> = { [I in keyof S]: S[I] extends { amount: unknown } ? S[I
  */
 export type CheckedAmounts<P, T> = P &
   { [K in Exclude<keyof P, Keys<T>>]: never } &
-  { [K in keyof P & AmountField]: WholeAmount<P[K]> } &
+  // Keyed through `as`, so the map keeps each amount's `?`: a value typed with the declared
+  // parameters (`RefundParams`, its refund_amount optional) is taken as it is.
+  { [K in keyof P as K extends AmountField ? K : never]: WholeAmount<P[K]> } &
   (P extends { split: infer S } ? { split: CheckedShares<S> } : unknown);
 
 /** `T` with its amounts as plain numbers: what a call may write before `CheckedAmounts` looks. */
