@@ -280,8 +280,11 @@ function maskIn(value: unknown, mentionsCvv: boolean): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskText(key, mentionsCvv), maskIn(item, mentionsCvv)]));
 }
 
+/** The gateway's failure as said; a caller's abort by its reason (`Error: shutting down`), masked. */
 function describeCause(cause: unknown): string {
   if (cause instanceof GatewayError) return cause.message;
-  if (cause instanceof Error) return cause.name;
-  return 'aborted';
+  const said = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : '';
+  const line = maskCardData((said.split('\n', 1)[0] ?? '').slice(0, 200));
+  if (cause instanceof Error) return line ? `${cause.name}: ${line}` : cause.name;
+  return line ? `aborted: ${line}` : 'aborted';
 }

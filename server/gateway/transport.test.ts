@@ -3,6 +3,7 @@
  * counted from the requests the double recorded.
  */
 import { getEventListeners } from 'node:events';
+import { inspect } from 'node:util';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
@@ -19,6 +20,7 @@ const double = useGatewayDouble();
 const capture = { order_id: 'order-1001', order_currency: 'UAH', charge_amount: 750 } as const;
 const unavailable = { status: 503, body: { message: 'Service unavailable' } };
 const customer = { customer_email: 'a@example.com', customer_phone: '+380501234567' } as const;
+const { pos_id: _pos, ...directPayment } = { ...samples.directPurchase, amount: 1010 } as const;
 /**
  * A client's timeout for a call the double leaves hanging, where the test counts the requests
  * that reached the double: long enough that, on a loaded machine, the request arrives before the
@@ -220,6 +222,24 @@ describe('money-moving calls are sent once', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toMatch(/\(Headers\.append: "CPAY key:\*\*\*" is an invalid header value\.\)$/);
     expect((error as Error).message).not.toContain(apiSecret);
+    // console.error prints the causes in full: the runtime's own error is scrubbed the same way.
+    const printed = inspect(error, { depth: Infinity });
+    expect(printed).not.toContain(apiSecret);
+    expect(printed).toContain('Headers.append: "CPAY key:***" is an invalid header value.');
+  });
+
+  it("keeps card data a merchant's fetch quoted out of the causes, and what tells the failure apart in them", async () => {
+    const quoting: typeof globalThis.fetch = (_input, init) =>
+      Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error(`socket hang up sending ${String(init?.body)}`), { code: 'ECONNRESET', syscall: 'write' }) }));
+    const error = await failure(double.client({ fetch: quoting }).payments.create(directPayment));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    const printed = inspect(error, { depth: Infinity });
+    expect(printed).toContain('socket hang up sending');
+    expect(printed).not.toContain(samples.card.cc_number);
+    expect(printed).not.toMatch(/"card_cvv":"\d{3}"/);
+    const runtime = ((error as Error).cause as Error).cause as Error;
+    expect(runtime).toBeInstanceOf(TypeError);
+    expect(runtime.cause).toMatchObject({ code: 'ECONNRESET', syscall: 'write' });
   });
 });
 
@@ -260,8 +280,11 @@ describe('timeouts and aborts', () => {
     double.gateway.answerAlways({ hang: true });
     const controller = new AbortController();
     const pending = double.client().operations.capture(capture, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    await expect(pending).rejects.toBeInstanceOf(OutcomeUnknownError);
+    setTimeout(() => controller.abort(new Error('shutting down')), 20);
+    const error = await failure(pending);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    // The caller's reason said, not only its class.
+    expect((error as Error).message).toContain('is unknown (Error: shutting down)');
   });
 
   it("the client's signal ends the calls waiting on the gateway, and those made after it, whatever their own", async () => {

@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorFromResponse, GatewayError, InvalidRequestError, maskCardData, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
 import { defaultExchange, fetchExchange } from './exchange.js';
+import { redact } from './redact.js';
 import type { Answer, Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
 import type { RetryPolicy } from './retry.js';
@@ -206,16 +207,17 @@ export class Transport {
       }
       if (error instanceof GatewayError) throw error;
       const target = targetOf(call, url);
+      const secrets = [this.#config.apiSecret, this.#config.endpointsKey];
       if (isTimeout(error)) {
         outcome = 'timeout';
-        throw new NetworkTimeoutError(timeoutMs, { cause: error, target });
+        throw new NetworkTimeoutError(timeoutMs, { cause: scrubbed(error, secrets), target });
       }
       tls = tlsFailureOf(error);
       // A refused handshake (plain http, a certificate) is over before the request is written.
       const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '') || (tls !== undefined && failedBeforeRequest(tls));
       dropped = !connectFailed;
-      const why = `${failureOf(error, [this.#config.apiSecret, this.#config.endpointsKey])}${tls ? `: ${tlsFixOf(tls)}` : ''}`;
-      throw new NetworkError(`No answer from the gateway at ${target} (${why})`, { cause: error, connectFailed, target });
+      const why = `${failureOf(error, secrets)}${tls ? `: ${tlsFixOf(tls)}` : ''}`;
+      throw new NetworkError(`No answer from the gateway at ${target} (${why})`, { cause: scrubbed(error, secrets), connectFailed, target });
     } finally {
       const record: GatewayCallRecord = { route: `${call.route.method} ${call.route.path}`, endpointsKey: call.route.endpointsKey, outcome, seconds: (performance.now() - started) / 1000 };
       this.#tell(signs || tls || dropped ? { ...record, ...signs, ...(tls ? { tls } : {}), ...(dropped ? { dropped: true as const } : {}) } : record);
@@ -340,10 +342,41 @@ function failureOf(error: unknown, secrets: readonly string[]): string {
   if (code) return code;
   let innermost = error;
   while (innermost instanceof Error && innermost.cause instanceof Error) innermost = innermost.cause;
-  let said = innermost instanceof Error ? innermost.message : '';
-  for (const secret of secrets) if (secret) said = said.replaceAll(secret, '***');
-  said = maskCardData((said.split('\n', 1)[0] ?? '').slice(0, 200));
+  const said = innermost instanceof Error ? unsaid((innermost.message.split('\n', 1)[0] ?? '').slice(0, 200), secrets) : '';
   return said && said !== 'fetch failed' ? said : 'connection failed';
+}
+
+/** `text` with the credentials as `***` and card data masked. */
+function unsaid(text: string, secrets: readonly string[]): string {
+  let said = text;
+  for (const secret of secrets) if (secret) said = said.replaceAll(secret, '***');
+  return maskCardData(said);
+}
+
+/** What of a runtime's error says which failure it was: kept on the scrubbed copy. */
+const FAILURE_FIELDS = ['code', 'errno', 'syscall', 'address', 'port'] as const;
+const CAUSES_KEPT = 4;
+/** Copied as their own class (fetch fails with a TypeError); any other as an Error of its name. */
+const BUILT_IN_ERRORS = [TypeError, RangeError, SyntaxError, ReferenceError];
+
+/**
+ * The runtime's error, as the cause a NetworkError carries: a copy whose message and stack are
+ * told as `failureOf` tells them, its causes (and an AggregateError's errors) likewise. Node's
+ * fetch quotes a header it refused, a `fetch` of the merchant's may quote the body it was given,
+ * and `console.error(error)` prints every cause in full.
+ */
+function scrubbed(error: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (typeof error === 'string') return unsaid(error, secrets);
+  if (!(error instanceof Error)) return error === null || typeof error !== 'object' ? error : redact(error);
+  const copy =
+    error instanceof AggregateError
+      ? new AggregateError(error.errors.slice(0, CAUSES_KEPT).map((each: unknown) => scrubbed(each, secrets, depth + 1)), unsaid(error.message, secrets))
+      : new (BUILT_IN_ERRORS.find((kind) => error.constructor === kind) ?? Error)(unsaid(error.message, secrets));
+  copy.name = error.name;
+  copy.stack = error.stack === undefined ? undefined : unsaid(error.stack, secrets);
+  for (const field of FAILURE_FIELDS) if (field in error) Object.assign(copy, { [field]: (error as unknown as Record<string, unknown>)[field] });
+  if (error.cause !== undefined && depth < CAUSES_KEPT) copy.cause = scrubbed(error.cause, secrets, depth + 1);
+  return copy;
 }
 
 // fetch wraps socket errors: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }),
