@@ -172,7 +172,10 @@ export function errorFromResponse(status: number, body: unknown, retryAfterMs?: 
   const { args } = masked;
   // No message of the gateway's is often no gateway at all (a web server's 404 page at a wrong
   // base URL): the address asked says which. Added after masking, its ids are ordinary data.
-  const message = gatewayMessage === undefined && target ? `${masked.message} to ${target}` : masked.message;
+  // A 404 page rather than JSON names the fix too: the gateway's own not-found (an unknown order)
+  // comes as JSON, and is the same error class.
+  const page = status === 404 && body === undefined ? ", a page and not the gateway's JSON (check the base URL)" : '';
+  const message = gatewayMessage === undefined && target ? `${masked.message} to ${target}${page}` : masked.message;
   const { fields } = readErrorArgs(args);
   // The code from the args as sent (masked on its own): a CVV mention elsewhere must not make `P-409` into `P-[cvv]`.
   const code = maskCardData(readErrorArgs(envelope.args).code);

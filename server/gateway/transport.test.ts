@@ -71,9 +71,14 @@ describe('error answers over HTTP', () => {
     const client = double.client({ baseUrl: `${double.gateway.url}/shop/`, retry: { maxRetries: 0 } });
     const read = await failure(client.orders.resendWebhook('order-1001', 'purchase', { transactionId: 'tx-77' }));
     expect(read).toBeInstanceOf(NotFoundError);
-    expect((read as NotFoundError).message).toBe(`The gateway answered HTTP 404 to GET ${double.gateway.url}/shop/api/v1/pos/${samples.POS_ID}/orders/order-1001/purchase`);
+    expect((read as NotFoundError).message).toBe(
+      `The gateway answered HTTP 404 to GET ${double.gateway.url}/shop/api/v1/pos/${samples.POS_ID}/orders/order-1001/purchase, a page and not the gateway's JSON (check the base URL)`,
+    );
     const sent = await failure(double.client({ baseUrl: `${double.gateway.url}/shop` }).operations.capture(capture));
-    expect((sent as NotFoundError).message).toBe(`The gateway answered HTTP 404 to POST ${double.gateway.url}/shop/api/v1/capture`);
+    expect((sent as NotFoundError).message).toBe(`The gateway answered HTTP 404 to POST ${double.gateway.url}/shop/api/v1/capture, a page and not the gateway's JSON (check the base URL)`);
+    // The gateway's own 404, an order it does not know, is JSON and says so itself.
+    double.gateway.answer({ status: 404, body: { message: 'Payment not found' } });
+    expect(await failure(double.client().operations.capture(capture))).toMatchObject({ message: 'Payment not found' });
   });
 
   it('names the address that answered a page where JSON was due (a site answering every path)', async () => {
