@@ -24,7 +24,13 @@ export interface WireRequestSpec<T> {
   readonly amounts: readonly string[];
   /** The field naming the request's currency (`currency` or `order_currency`). */
   readonly currencyField: string;
-  /** Rules beyond the schema, run once it passes (merchant sector, the client's own limits). */
+  /**
+   * The client's own limits, stricter than the wire's, on the caller's values before the schema:
+   * a field one refuses is said once, by it (an order id of 300 characters is told the limit
+   * that holds, not first the wire's 256 and then the client's 32).
+   */
+  readonly limits?: (source: Readonly<Record<string, unknown>>) => FieldIssue[];
+  /** Rules beyond the schema, run once it passes (merchant sector). */
   readonly extraIssues?: (request: T) => FieldIssue[];
 }
 
@@ -51,16 +57,17 @@ export function wireRequest<S extends z.ZodType>(
         : share,
     );
   }
-  const parsed = parseWire(schema, request);
-  if (parsed.success) {
-    issues.push(...(spec.extraIssues?.(parsed.data) ?? []));
-  } else {
-    // A field whose amount could not be converted is reported once, in minor-unit terms; and the
-    // split's sum is then not judged, since it would add minor units to decimals.
-    const reported = new Set(issues.map((issue) => issue.field));
-    if (reported.size > 0 && Array.isArray(source.split) && source.split.length > 0) reported.add('split');
-    issues.push(...parsed.issues.filter((issue) => !reported.has(issue.field)));
+  // A field whose amount could not be converted is reported once, in minor-unit terms; and the
+  // split's sum is then not judged, since it would add minor units to decimals.
+  const reported = new Set(issues.map((issue) => issue.field));
+  if (reported.size > 0 && Array.isArray(source.split) && source.split.length > 0) reported.add('split');
+  for (const issue of spec.limits?.(source) ?? []) {
+    issues.push(issue);
+    reported.add(issue.field);
   }
+  const parsed = parseWire(schema, request);
+  if (parsed.success) issues.push(...(spec.extraIssues?.(parsed.data) ?? []));
+  else issues.push(...parsed.issues.filter((issue) => !reported.has(issue.field)));
   if (issues.length > 0 || !parsed.success) throw InvalidRequestError.rejectedLocally(issues);
   return parsed.data;
 }

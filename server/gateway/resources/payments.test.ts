@@ -180,10 +180,15 @@ describe('payments.create — validation before sending', () => {
     ]);
   });
 
-  it('keeps order_id within what refunds accept', async () => {
-    const error = await rejected({ ...direct, order_id: 'o'.repeat(33) });
-    expect(error.fields).toEqual([
-      { field: 'order_id', reason: 'must be at most 32 characters (capture, void and refund take no longer one)' },
+  it('keeps order_id within what refunds accept, said once however long it is', async () => {
+    const limit = [{ field: 'order_id', reason: 'must be at most 32 characters (capture, void and refund take no longer one)' }];
+    expect((await rejected({ ...direct, order_id: 'o'.repeat(33) })).fields).toEqual(limit);
+    // Past the wire's own 256 too: not that limit first, then this one once it is met.
+    expect((await rejected({ ...direct, order_id: 'o'.repeat(257) })).fields).toEqual(limit);
+    // Other fields' issues are still told beside it.
+    expect((await rejected({ ...direct, order_id: 'o'.repeat(257), customer_email: 'not-an-address' })).fields).toEqual([
+      ...limit,
+      { field: 'customer_email', reason: 'must be an email address' },
     ]);
   });
 

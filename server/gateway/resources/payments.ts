@@ -108,7 +108,8 @@ export class Payments {
     return wireRequest(schema, source, {
       amounts: ['amount'],
       currencyField: 'currency',
-      extraIssues: (request) => [...orderIdIssues(request.order_id), ...sectorIssues(request, this.#gateway.merchantSector)],
+      limits: ({ order_id: orderId }) => (typeof orderId === 'string' ? orderIdIssues(orderId) : []),
+      extraIssues: (request) => sectorIssues(request, this.#gateway.merchantSector),
     });
   }
 

@@ -119,7 +119,7 @@ const pathSafe = <S extends z.ZodString>(id: S) =>
 
 /** order_id as created; responses allow String(≤256). */
 export const OrderId = pathSafe(requiredText(256));
-/** The longest order_id capture, void and refund take (the interface's Limits): a longer one is created, and never refunded. */
+/** The longest order_id capture, void and refund take (the interface's Limits): the gateway creates a longer one that could never be refunded, so the client refuses to create it. */
 export const SECONDARY_ORDER_ID_MAX = 32;
 /**
  * The characters of `value` as the interface's limits count them, and this package's schemas
