@@ -35,7 +35,7 @@ export { CARD_NUMBER_MASK, redact, redactor, isSecretKey, REDACTED } from './red
 export { passwordMasked } from './shown-url.js';
 export type { MinorUnits, WholeAmount, CheckedAmounts, LooseAmounts } from './money.js';
 export {
-  signWebhook, verifyWebhook, decodeWebhook, parseWebhookData, readWebhook, readWebhookEvent, encodeWebhookData, webhookForm, WebhookSignatureError,
+  signWebhook, verifyWebhook, decodeWebhook, parseWebhookData, readWebhook, readWebhookEvent, encodeWebhookData, webhookForm, WebhookSignatureError, WebhookFormError,
   WebhookPayloadError,
 } from './webhook.js';
 export type { WebhookBody, WebhookForm } from './webhook.js';

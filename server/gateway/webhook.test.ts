@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import { describe, expect, it } from 'vitest';
 import * as samples from './test/samples.js';
 import {
-  WebhookPayloadError, WebhookSignatureError, decodeWebhook, encodeWebhookData, parseWebhookData, readWebhook, readWebhookEvent, signWebhook,
+  WebhookFormError, WebhookPayloadError, WebhookSignatureError, decodeWebhook, encodeWebhookData, parseWebhookData, readWebhook, readWebhookEvent, signWebhook,
   verifyWebhook, webhookForm,
 } from './webhook.js';
 
@@ -173,10 +173,16 @@ describe('readWebhook', () => {
 describe('readWebhook on what a receiver is really handed', () => {
   const form = webhookForm(paymentEvent, SECRET);
 
-  it('reads a body without a form, or a form without a field, as unsigned — never a TypeError', () => {
-    // What a handler gets when the framework parsed no form (req.body undefined) or the post lacks a field.
-    for (const received of [undefined, null, 'data=x', {}, { data: form.data }, { signature: form.signature }, { data: [form.data], signature: form.signature }]) {
+  it('reads a post without a field as unsigned, and a route that parsed no form as its own fault', () => {
+    // A post that lacks a field, or a body as received that is no form: unsigned.
+    for (const received of ['data=x', '{"data":"x"}', Buffer.from('{}'), new URLSearchParams(), { data: form.data }, { signature: form.signature }, { data: [form.data], signature: form.signature }]) {
       expect(() => readWebhook(received as never, SECRET)).toThrow(WebhookSignatureError);
+    }
+    // What a handler gets when the framework parsed no form (req.body undefined, or {} from
+    // Express 4): the receiver's set-up, answered 5xx so the gateway sends it again once fixed.
+    for (const received of [undefined, null, {}]) {
+      expect(() => readWebhook(received as never, SECRET)).toThrow(WebhookFormError);
+      expect(() => readWebhook(received as never, SECRET)).not.toThrow(WebhookSignatureError);
     }
     expect(() => readWebhook({ data: form.data } as never, SECRET)).toThrow('webhook form has no signature field');
     expect(verifyWebhook(undefined as never, form.signature, SECRET)).toBe(false);
@@ -198,7 +204,8 @@ describe('readWebhook on what a receiver is really handed', () => {
 describe('readWebhook behind Express, as the gateway posts it', () => {
   const form = webhookForm(paymentEvent, SECRET);
 
-  // A receiver as its README writes it: 403 for a webhook it cannot verify, the reason answered.
+  // A receiver as its README writes it: 403 for a webhook it cannot verify, else 500 (the gateway
+  // sends it again), the reason answered.
   async function post(parser: RequestHandler, body: URLSearchParams): Promise<{ status: number; text: string }> {
     const app = express().post('/webhooks/gateway', parser, (request, response) => {
       try {
@@ -229,9 +236,9 @@ describe('readWebhook behind Express, as the gateway posts it', () => {
     expect(await post(express.raw({ type: 'application/x-www-form-urlencoded' }), tampered)).toEqual({ status: 403, text: 'webhook signature does not match' });
   });
 
-  it('names the fix when only express.json() ran, which leaves a form unread', async () => {
+  it('names the fix when only express.json() ran, which leaves a form unread, and is not taken for a forgery', async () => {
     const { status, text } = await post(express.json(), new URLSearchParams({ ...form }));
-    expect(status).toBe(403);
+    expect(status).toBe(500);
     expect(text).toContain('express.json() leaves it unread');
   });
 

@@ -30,6 +30,15 @@ export class WebhookSignatureError extends Error {
   override readonly name = 'WebhookSignatureError';
 }
 
+/**
+ * `readWebhook` was handed no form: the receiver's route parses none (Express's `express.json()`
+ * alone leaves `req.body` undefined or `{}`). A fault of the receiver's set-up, not of the
+ * sender: answer it 5xx, not 403, so the gateway sends the webhook again once the route is fixed.
+ */
+export class WebhookFormError extends Error {
+  override readonly name = 'WebhookFormError';
+}
+
 /** A correctly signed webhook whose content is not an event payform can read. */
 export class WebhookPayloadError extends Error {
   override readonly name = 'WebhookPayloadError';
@@ -106,13 +115,15 @@ export function readWebhookEvent(json: unknown): WebhookEvent {
 /** Verifies, then decodes: what a webhook receiver does with the posted form or body. */
 export function readWebhook(body: WebhookBody, apiSecret: string): WebhookEvent {
   requireSecret(apiSecret);
-  const form = formOf(body);
-  // A body the framework did not parse (no form) or a form without a field is unsigned, not a crash.
+  const received = isReceivedBody(body);
+  const form = received ? fieldsOf(readableForm(body)) : body;
+  // What the framework left of a form it did not parse: nothing, or (Express 4) an empty object.
   if (typeof form !== 'object' || form === null) throw noForm(form === null ? 'null' : typeof form);
   const { data, signature } = form as Partial<Record<keyof WebhookForm, unknown>>;
   if (typeof data !== 'string' || data === '') {
-    // Neither field: Express 4's express.json() leaves {} for a form it did not read.
-    throw data === undefined && signature === undefined ? noForm('neither field') : new WebhookSignatureError('webhook form has no data field');
+    // A body as received without either field is a post the gateway did not sign (`{"a":1}`).
+    if (data === undefined && signature === undefined && !received) throw noForm('neither field');
+    throw new WebhookSignatureError(data === undefined && signature === undefined ? 'webhook post has neither data nor signature' : 'webhook form has no data field');
   }
   if (typeof signature !== 'string' || signature === '') throw new WebhookSignatureError('webhook form has no signature field');
   if (!verifyWebhook(data, signature, apiSecret)) {
@@ -122,19 +133,23 @@ export function readWebhook(body: WebhookBody, apiSecret: string): WebhookEvent 
 }
 
 /** The refusal of a webhook handed no form: which parsers read one. */
-function noForm(got: string): WebhookSignatureError {
-  return new WebhookSignatureError(
+function noForm(got: string): WebhookFormError {
+  return new WebhookFormError(
     `webhook has no form (got ${got}): pass the posted fields data and signature, or the body as received ` +
       `(Express parses it only with express.urlencoded(), express.raw() or express.text() on this route: express.json() leaves it unread)`,
   );
 }
 
-/** The posted fields of a body as received; anything else (parsed fields, nothing) as it is. */
-function formOf(body: unknown): unknown {
-  if (typeof body === 'string') return fieldsOf(new URLSearchParams(body));
-  if (body instanceof Uint8Array) return fieldsOf(new URLSearchParams(utf8.decode(body)));
-  if (body instanceof URLSearchParams || body instanceof FormData) return fieldsOf(body);
-  return body;
+type ReceivedBody = string | Uint8Array | URLSearchParams | FormData;
+
+/** The body as received, or read by a form parser: not fields a framework parsed (or did not). */
+function isReceivedBody(body: unknown): body is ReceivedBody {
+  return typeof body === 'string' || body instanceof Uint8Array || body instanceof URLSearchParams || body instanceof FormData;
+}
+
+function readableForm(body: ReceivedBody): URLSearchParams | FormData {
+  if (typeof body === 'string') return new URLSearchParams(body);
+  return body instanceof Uint8Array ? new URLSearchParams(utf8.decode(body)) : body;
 }
 
 const utf8 = new TextDecoder();
