@@ -16,6 +16,7 @@ import { isLedgerUnavailable } from './availability.js';
 import { sqliteDialect } from './sqlite.js';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
+import pg from 'pg';
 import { TestClock, postgresTestLedger, withTestDatabase } from './testing/databases.js';
 
 describe('GroupCommit', () => {
@@ -395,6 +396,48 @@ withTestDatabase((url) => {
       await Promise.all(pieces);
       expect(started).toBe(16);
     } finally {
+      await db.destroy();
+    }
+  });
+
+  it('runs a piece PostgreSQL gave up to break a deadlock again, in a transaction of its own', async () => {
+    const db = new Kysely<{ deadlocked: { name: string; n: number } }>({ dialect: await postgresDialect(url, { poolSize: 2 }) });
+    // Another instance of the ledger, as two companions applying copies of one webhook are.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await sql`create table if not exists deadlocked (name text primary key, n integer not null)`.execute(db);
+      await sql`delete from deadlocked`.execute(db);
+      await sql`insert into deadlocked values ('a', 0), ('b', 0)`.execute(db);
+      const ctx = { db, dialect: 'postgres', now: Date.now, lightly: (work: (db: never) => unknown) => work(db as never), commitLightly: () => undefined } as unknown as LedgerContext;
+      const waiting = async () => (await other.query<{ n: string }>("select count(*) as n from pg_locks where not granted and locktype = 'transactionid'")).rows[0]!.n !== '0';
+      const deadlock = async (tries: { n: number }) => {
+        // The other takes b, the piece a then b (it waits), the other a: a deadlock, whose
+        // detector (in the backend that waited first, the piece's) gives the piece up.
+        await other.query('begin');
+        await other.query("update deadlocked set n = n + 1 where name = 'b'");
+        const piece = sharedTransactions(ctx)(async (trx) => {
+          tries.n += 1;
+          await sql`update deadlocked set n = n + 1 where name = 'a'`.execute(trx);
+          await sql`update deadlocked set n = n + 1 where name = 'b'`.execute(trx);
+        }, 'order-deadlocked');
+        while (!(await waiting())) await new Promise((resolve) => setTimeout(resolve, 10));
+        const crossing = other.query("update deadlocked set n = n + 1 where name = 'a'");
+        return { piece: piece.then(() => undefined, (error: unknown) => error), crossing, end: () => other.query('commit') };
+      };
+      const once = { n: 0 };
+      const first = await deadlock(once);
+      await first.crossing;
+      await first.end();
+      expect(await first.piece).toBeUndefined();
+      expect(once.n).toBe(2);
+      expect((await sql<{ name: string; n: number }>`select name, n from deadlocked order by name`.execute(db)).rows).toEqual([
+        { name: 'a', n: 2 },
+        { name: 'b', n: 2 },
+      ]);
+    } finally {
+      await other.end();
+      await sql`drop table if exists deadlocked`.execute(db);
       await db.destroy();
     }
   });

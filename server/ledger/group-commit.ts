@@ -24,6 +24,15 @@ const MAX_GROUP = 128;
 /** PostgreSQL's unique violation (another instance stored the event first) and deadlock. */
 const EXPECTED_BATCH_FAILURES = new Set(['23505', '40P01']);
 
+/**
+ * PostgreSQL gave the piece's transaction up to let another through — a deadlock it broke (two
+ * companions applying copies of one webhook, their locks taken in turn), a serialization
+ * failure — and rolled it back whole: it runs again, up to this many times in all, before it
+ * fails as any other.
+ */
+const RUN_AGAIN_CODES = new Set(['40P01', '40001']);
+const TRIES_ALONE = 3;
+
 /** Keys whose piece failed lately: kept this many, the oldest forgotten first. */
 const MAX_SUSPECTS = 64;
 
@@ -239,12 +248,16 @@ export class GroupCommit {
   }
 
   async #alone(piece: Piece): Promise<void> {
-    try {
-      piece.resolve(await (piece.light ? this.#lightly(piece.work) : this.#db.transaction().execute((trx) => this.#once(piece, trx))));
-      this.#suspects.delete(piece.key);
-    } catch (error) {
-      this.#suspect(piece.key);
-      piece.reject(error);
+    for (let tries = 1; ; tries += 1) {
+      try {
+        piece.resolve(await (piece.light ? this.#lightly(piece.work) : this.#db.transaction().execute((trx) => this.#once(piece, trx))));
+        this.#suspects.delete(piece.key);
+        return;
+      } catch (error) {
+        if (tries < TRIES_ALONE && RUN_AGAIN_CODES.has(String((error as { code?: unknown } | null)?.code))) continue;
+        this.#suspect(piece.key);
+        return piece.reject(error);
+      }
     }
   }
 
