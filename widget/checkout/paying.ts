@@ -50,6 +50,7 @@ export function ready(element: CheckoutElement): void {
     told.add(element);
     tellMade(element);
     relocalise(element);
+    keepTime(element);
     if (isForm(element)) keepTyped(element);
     // Captured: at its target, before the page's own listeners.
     for (const type of TOLD) element.addEventListener(type, (event) => relay(element, event as CustomEvent), true);
@@ -111,6 +112,48 @@ function relocalise(element: CheckoutElement): void {
       if (key) element.notice = t[key] || view?.message || t.declined_en || t.server!;
     },
   });
+}
+
+/** How long before a session's time is up the customer hears it: time to finish a card. */
+const TOLD_BEFORE_MS = 120_000;
+/** Read again this long after its end, so the companion's clock has passed it too. */
+const END_SLACK_MS = 1_000;
+/** When each view's time to pay is up, in this page's clock: from the moment it first showed. */
+const ends = new WeakMap<SessionView, number>();
+
+/**
+ * A session's time to pay, told (WCAG 2.2.1): two minutes before it is up the live region says so,
+ * focus left where it is; once it is up, with no payment under way, the session is read again and
+ * shows as it ended, rather than a form that takes a card only to refuse it. Armed for each view
+ * the element shows, and let go as it leaves the page.
+ */
+function keepTime(element: CheckoutElement): void {
+  let armed: SessionView | undefined;
+  let timers: ReturnType<typeof setTimeout>[] = [];
+  const disarm = () => {
+    timers.forEach(clearTimeout);
+    timers = [];
+    armed = undefined;
+  };
+  const arm = () => {
+    const { view } = element;
+    if (view === armed) return;
+    disarm();
+    const left = view?.expires_in_seconds;
+    // Payable (`open`, `failure`), with a time a timer can keep (under 24 days).
+    if (!view || !/^[of]/.test(view.status) || !(left! >= 0) || left! > 2e6) return;
+    armed = view;
+    if (!ends.has(view)) ends.set(view, Date.now() + left! * 1000);
+    const ms = ends.get(view)! - Date.now();
+    const idle = () => element.view === view && element.phase === 'ready';
+    timers.push(
+      setTimeout(() => idle() && element.t.expiring && element.say(element.t.expiring), ms - TOLD_BEFORE_MS),
+      setTimeout(() => idle() && element.load(), ms + END_SLACK_MS),
+    );
+  };
+  // Now, for the view it shows as this chunk comes, and for each it shows after.
+  arm();
+  element.addController({ hostUpdated: arm, hostDisconnected: disarm });
 }
 
 /**

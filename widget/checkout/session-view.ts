@@ -40,6 +40,8 @@ export interface SessionView {
   message?: string;
   /** With `pending`: the 3-D Secure challenge the payment waits for, offered to a customer back without finishing it. */
   challenge_url?: string;
+  /** With `open` or `failure`: seconds left to pay, as the companion answered; the customer is told two minutes before. */
+  expires_in_seconds?: number;
 }
 
 export type SessionStatus = 'open' | 'pending' | 'success' | 'failure' | 'expired';

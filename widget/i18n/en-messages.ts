@@ -25,6 +25,8 @@ const enMessages = {
   // A session read the companion did not answer, online: read again by itself for a while.
   retrying: 'Could not reach the payment service. Trying again…',
   not_taken: 'No payment was taken. You can pay now.',
+  // Two minutes before a session's time to pay is up (paying.ts, `keepTime`).
+  expiring: 'This payment expires in 2 minutes.',
   tries_used: 'The card was declined, and this checkout takes no more attempts. Please start again.',
   redirect_hosted: 'Taking you to the secure payment page…',
   // In a frame whose sandbox lets it take the tab only at a click, once the click that paid is over.

@@ -28,6 +28,8 @@ export interface SessionOptions {
   modes?: PayMode[];
   /** `lookup`: a card verification that saves the card for `customer_id`. */
   method?: 'purchase' | 'auth' | 'lookup';
+  /** Its time to pay, 60 s at least; the companion's default otherwise. */
+  ttl_seconds?: number;
 }
 
 /** A session the merchant's server opened, and where its companion answers directly. */

@@ -118,7 +118,7 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
   });
 
   checkout.get('/sessions/:id', async (c) => {
-    const { ledger, options, knownSessions } = c.get('services');
+    const { ledger, options, knownSessions, clock } = c.get('services');
     const session = await ledger.getSession(sessionId(c));
     if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     knownSessions.keep(session);
@@ -127,7 +127,7 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     const saved = session.customerId && offersCards ? await ledger.listCards(session.customerId) : [];
     // A charge's session offers the charged card alone.
     const cards = session.cardId === null ? saved : saved.filter((card) => card.id === session.cardId);
-    return c.json(sessionView(session, cards, options, await ledger.takesAnotherAttempt(session)));
+    return c.json(sessionView(session, cards, options, clock(), await ledger.takesAnotherAttempt(session)));
   });
 
   checkout.post('/sessions/:id/pay', takesPayments, limitPayAttempts(), validate('json', PayRequest), async (c) => {

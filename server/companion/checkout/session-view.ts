@@ -36,6 +36,11 @@ export const SessionView = z.object({
     .string()
     .optional()
     .describe('With `pending`: the 3-D Secure challenge the attempt waits for, for a customer back from their bank’s page without finishing it'),
+  expires_in_seconds: z
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('With `open` or `failure`: the seconds left, as this answer is made, before the session can no longer be paid (its ttl_seconds); the widget tells the customer two minutes before, and shows the session as ended once they are up'),
 });
 export type SessionView = z.infer<typeof SessionView>;
 
@@ -98,9 +103,10 @@ function waitingChallenge(session: CheckoutSession, status: SessionViewStatus): 
   return status === 'pending' && (payment?.status === 'init' || payment?.status === 'pending') ? (payment.userActionUrl ?? undefined) : undefined;
 }
 
-export function sessionView(session: CheckoutSession, cards: readonly SavedCard[], options: ViewOptions, retryable = true): SessionView {
+export function sessionView(session: CheckoutSession, cards: readonly SavedCard[], options: ViewOptions, now: number, retryable = true): SessionView {
   const modes = offeredModes(session, options.tokenizer !== undefined);
   const { status, message } = viewStatus(session, retryable);
+  const payable = status === 'open' || status === 'failure';
   const challenge = waitingChallenge(session, status);
   return {
     id: session.id,
@@ -122,5 +128,6 @@ export function sessionView(session: CheckoutSession, cards: readonly SavedCard[
     order_id: session.payment?.orderId ?? session.orderId,
     ...(message ? { message } : {}),
     ...(challenge ? { challenge_url: challenge } : {}),
+    ...(payable ? { expires_in_seconds: Math.max(0, Math.floor((session.expiresAt - now) / 1000)) } : {}),
   };
 }

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSessionView } from '../../../widget/checkout/session-view.js';
 import { SessionView } from './session-view.js';
+import { TestClock } from '../../ledger/testing/databases.js';
 import { createStack, payBody } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 import { card, CUSTOMER } from '../test/cards.js';
@@ -172,7 +173,32 @@ describe('GET /api/checkout/sessions/:id', () => {
       sandbox_origin: stack.sandboxUrl,
       saved_cards: [],
       order_id: created.order_id,
+      expires_in_seconds: expect.any(Number),
     });
+    // The default ttl, 30 min, less what this test took.
+    expect(view.expires_in_seconds).toBeGreaterThan(1790);
+    expect(view.expires_in_seconds).toBeLessThanOrEqual(1800);
+  });
+
+  it("counts down the seconds a payable session has left, and gives none once it can't be paid", async () => {
+    await stack.close();
+    const clock = new TestClock(Date.now());
+    stack = await createStack({ clock });
+    const created = await stack.openSession({ ttl_seconds: 600 });
+    const left = async () => (await stack.json('GET', `/api/checkout/sessions/${created.id}`, 200)).expires_in_seconds;
+    expect(await left()).toBe(600);
+    clock.advance(479_500);
+    expect(await left()).toBe(120);
+    // Declined: it can be paid again until its time is up.
+    await stack.pay(created.id, payBody({ card: card('insufficient_funds') }));
+    expect(await left()).toBe(120);
+    clock.advance(121_000);
+    const ended = await stack.json('GET', `/api/checkout/sessions/${created.id}`, 200);
+    expect(ended.status).toBe('expired');
+    expect(ended).not.toHaveProperty('expires_in_seconds');
+    const paid = await stack.openSession();
+    await stack.pay(paid.id);
+    expect(await stack.json('GET', `/api/checkout/sessions/${paid.id}`, 200)).not.toHaveProperty('expires_in_seconds');
   });
 
   it('asks a hosted-only session for the hosted page’s fields only', async () => {

@@ -1,0 +1,61 @@
+/**
+ * A session's time to pay, told to the customer (WCAG 2.2.1): two minutes before it is up the
+ * live region says so without moving focus, and once it is up the element reads the session
+ * again and shows it ended, instead of a form that takes a card only to refuse it.
+ */
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import type { PayForm } from '../pay-form/pay-form.js';
+import { closeSession, createSession } from '../test/checkout-fixture.js';
+import { json, message, watchFetch } from '../test/harness.js';
+import '../index.js';
+
+const EXPIRING = 'This payment expires in 2 minutes.';
+
+async function shown(session: string): Promise<PayForm> {
+  const form = document.createElement('pay-form');
+  form.session = session;
+  const ready = oneEvent(form, 'pay-ready');
+  await fixture(html`<div>${form}</div>`);
+  await ready;
+  return form;
+}
+
+describe('a session’s time to pay', () => {
+  it('is told once less than two minutes are left, focus left in the field the customer is in', async () => {
+    const form = await shown(await createSession({ ttl_seconds: 60 }));
+    const number = form.shadowRoot!.querySelector<HTMLInputElement>('#number')!;
+    number.focus();
+    await waitUntil(() => message(form) === EXPIRING, `not told: "${message(form)}"`, { timeout: 3000 });
+    expect(form.shadowRoot!.activeElement).to.equal(number);
+    expect(form.phase).to.equal('ready');
+  });
+
+  it('is not told while more than two minutes are left', async () => {
+    const form = await shown(await createSession({ ttl_seconds: 600 }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(message(form)).to.equal('');
+  });
+
+  it('ends the form once it is up: the session is read again and shows as ended', async () => {
+    const session = await createSession();
+    // The companion's view, but with one second left.
+    const calls = watchFetch((call, pass) =>
+      call.method === 'GET' && call.url.includes(`/sessions/${session}`) && calls.length === 1
+        ? pass().then(async (answer) => json(200, { ...(await answer.json()), expires_in_seconds: 1 }))
+        : undefined,
+    );
+    try {
+      const form = await shown(session);
+      expect(form.shadowRoot!.querySelector('#number'), 'payable at first').to.not.equal(null);
+      // Its time is up at the companion too: the shop closed it meanwhile.
+      await closeSession(session);
+      const ended = oneEvent(form, 'pay-error');
+      expect((await ended).detail.code).to.equal('closed');
+      await waitUntil(() => message(form) === 'This payment is no longer available.', `not ended: "${message(form)}"`);
+      expect(form.phase).to.equal('closed');
+      expect(form.shadowRoot!.querySelector('#number'), 'no card taken').to.equal(null);
+    } finally {
+      calls.restore();
+    }
+  });
+});
