@@ -4,6 +4,7 @@ import { connect, createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, request as undiciRequest } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 import { serveSandbox } from '../sandbox/testing/served.js';
 import type { ServedSandbox } from '../sandbox/testing/served.js';
@@ -89,7 +90,10 @@ describe('startCompanion', () => {
     const paying = fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
     await atGateway;
     const closing = companion.close();
-    await expect(fetch(`${companion.url}/healthz`)).rejects.toThrow(); // no longer accepting
+    // No longer accepting: a new connection is refused (one kept open is told 503 shutting_down).
+    const fresh = new Agent();
+    await expect(undiciRequest(`${companion.url}/healthz`, { dispatcher: fresh })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await fresh.close();
     release();
     const answer = await paying;
     expect(answer.status).toBe(200);
@@ -101,6 +105,45 @@ describe('startCompanion', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('answers a request on a connection kept open as it stops 503 shutting_down, never cut off as a reset', async () => {
+    const memory = memorySink();
+    const companion = await startCompanion(loopbackSettings({ PAYFORM_DATABASE_URL: join(dir, 'payform.db') }), {
+      gatewayBaseUrl: sandbox.url,
+      sandboxOrigin: sandbox.url,
+      logger: createLogger({ sink: memory.sink }),
+    });
+    // A proxy's pool: requests back to back on kept-alive connections.
+    const pool = new Agent({ keepAliveTimeout: 30_000, connections: 12 });
+    const outcomes: string[] = [];
+    const client = async () => {
+      for (;;) {
+        try {
+          const answer = await undiciRequest(`${companion.url}/healthz`, { dispatcher: pool });
+          const body = await answer.body.text();
+          outcomes.push(answer.statusCode === 200 ? 'served' : (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? `HTTP ${answer.statusCode}`);
+        } catch (error) {
+          const code = (error as { code?: string }).code ?? 'an error';
+          outcomes.push(code);
+          // Refused: nothing was sent, and the server is gone.
+          if (code === 'ECONNREFUSED') return;
+          if (outcomes.length > 100_000) return;
+        }
+      }
+    };
+    try {
+      const clients = Array.from({ length: 12 }, client);
+      await eventually(async () => expect(outcomes.length).toBeGreaterThan(300));
+      await companion.close();
+      await Promise.all(clients);
+    } finally {
+      await pool.close();
+    }
+    expect(outcomes).toContain('shutting_down');
+    expect([...new Set(outcomes)].sort()).toEqual(['ECONNREFUSED', 'served', 'shutting_down']);
+    const stopped = memory.lines.map((line) => JSON.parse(line) as { msg: string; refused_while_stopping?: number }).find((line) => line.msg === 'companion stopped taking requests');
+    expect(stopped?.refused_while_stopping).toBe(outcomes.filter((outcome) => outcome === 'shutting_down').length);
   });
 
   it('gives up a payment the gateway has not answered near the grace’s end: answered pending, recorded, nothing cut off', async () => {

@@ -16,6 +16,7 @@ import { join as joinPath, resolve as resolvePath } from 'node:path';
 import { createServer } from 'node:http';
 import type { Server, ServerOptions, ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
+import { Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { GatewayClient, nearestName, NetworkError, passwordMasked } from '@payform/gateway';
@@ -58,6 +59,12 @@ const DEVELOPMENT_HOST = '127.0.0.1';
 
 /** A gateway call's default timeout: a request in flight has had its answer by then. */
 const SHUTDOWN_GRACE_MS = 30_000;
+/**
+ * Closing, how long no request may have come on the connections still open before the idle ones
+ * are closed, and the longest that is waited for (below, `close`).
+ */
+const QUIET_BEFORE_CLOSING_MS = 100;
+const QUIET_AT_MOST_MS = 2_000;
 
 /**
  * Kept at the end of the grace to record an outcome and answer: what the gateway has not
@@ -441,6 +448,16 @@ function paymentEventHook(settings: CompanionSettings, options: StartOptions, lo
  * unknown, it is recorded so, reconciliation reads it, and its customer is answered rather than
  * cut off.
  */
+/** Resolves once `quietMs` have passed with no request refused, at `until` at the latest. */
+async function quietened(refused: { readonly lastAt: number }, quietMs: number, until: number): Promise<void> {
+  const since = Date.now();
+  for (;;) {
+    const wait = Math.min(Math.max(refused.lastAt, since) + quietMs, until) - Date.now();
+    if (wait <= 0) return;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
 async function settleWithin(drained: (ms: number) => Promise<boolean>, grace: number, givingUp: AbortController): Promise<boolean> {
   const giveUp = setTimeout(
     () => givingUp.abort(new NetworkError('The companion is stopping: it gave up waiting for the gateway to answer', { connectFailed: false })),
@@ -472,6 +489,8 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
   const inFlight = new InFlight();
   const givingUp = new AbortController();
   let closing = false;
+  /** Requests answered 503 shutting_down while closing, and when the last came. */
+  const refused = { count: 0, lastAt: 0 };
   // For the answers this server writes outside the app: while it starts, once it closes, the parser's refusals.
   const security = securityHeaders(options.publicUrl ?? settings.publicUrl);
   const server = httpServer(
@@ -504,7 +523,11 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
         })
       : undefined;
     handle = (request, env) => {
-      if (closing) return shuttingDown({ security });
+      if (closing) {
+        refused.count += 1;
+        refused.lastAt = Date.now();
+        return shuttingDown({ security });
+      }
       const reply = Promise.resolve(composed.app.fetch(request, env as never));
       inFlight.track(reply.then((response) => delivered(response, (env as { outgoing?: ServerResponse }).outgoing)));
       return reply;
@@ -524,15 +547,25 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
       ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
       async close() {
         closing = true;
+        const began = Date.now();
+        logger.info('companion stopping', { requests_in_flight: inFlight.size });
         composed.app.companion.drain();
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
+        const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+        // No new connections; the open ones stay for now. http's close() would also close the
+        // idle ones at once, cutting off as a reset a request a client (a proxy's pool) is sending
+        // on one at that moment: neither it nor the proxy could tell it was never served.
+        NetServer.prototype.close.call(server);
         // Handlers write what the gateway did to the ledger: they finish, and their answers go
         // out, before it closes.
         const drained = await settleWithin((ms) => inFlight.drained(ms), options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, givingUp);
         if (!drained) logger.warn('shutting down with requests still in flight', { requests: inFlight.size });
+        // Meanwhile each request on an open connection was answered 503 shutting_down with
+        // Connection: close; once none has come for a moment, the idle connections are closed.
+        await quietened(refused, QUIET_BEFORE_CLOSING_MS, began + QUIET_AT_MOST_MS);
+        server.close();
         server.closeAllConnections();
         await closed;
+        logger.info('companion stopped taking requests', { stopping_ms: Date.now() - began, refused_while_stopping: refused.count, drained });
         await metricsServer?.close();
         await composed.close();
       },
