@@ -165,6 +165,7 @@ function keepTime(element: CheckoutElement): void {
  */
 function keepTyped(form: Form): void {
   let phase = form.phase;
+  takeBackKept(form);
   let typed: [string, string][] | undefined;
   /** Whether the focus was in the form as its fields gave way. */
   let focused = false;
@@ -183,6 +184,7 @@ function keepTyped(form: Form): void {
       if (!/^(co|w|r)/.test(phase)) typed = undefined;
     },
     hostUpdated() {
+      takeBackKept(form);
       if (!back) return;
       back = false;
       for (const [name, value] of typed ?? []) {
@@ -401,6 +403,8 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
   // when the page keeps the customer (a listener cancelled the redirect).
   const { notice } = element;
   element.say(element.t[reason === 'hosted' ? 'redirect_hosted' : 'redirect_3ds'] ?? element.t.processing);
+  // Before the page may take the customer there itself (a listener that cancels pay-redirect).
+  if (isForm(element)) keepForReturn(element);
   if (emit(element, 'pay-redirect', { url, reason }, true)) {
     const refused = takeTabTo(url);
     if (refused === 'at a click') {
@@ -636,6 +640,44 @@ function tabStorage<T>(use: (storage: Storage) => T): T | undefined {
   }
 }
 const leftForBank = (session: string): void => tabStorage((storage) => storage.setItem(LEFT_FOR_BANK, session));
+
+/** Where the customer fields wait, in this tab, for the customer back from the bank or the hosted page. */
+const KEPT_FOR_RETURN = 'payform:customer:';
+
+/**
+ * The customer fields the form sends (name, e-mail, phone; never the card's), kept in this tab's
+ * storage as the customer leaves for their bank or the hosted page: back on a declined or failed
+ * attempt, they find them typed (WCAG 3.3.7), not asked again. Gone once taken back, once paid,
+ * and with the tab.
+ */
+function keepForReturn(form: Form): void {
+  const customer = customerOf(form);
+  if (customer) tabStorage((storage) => storage.setItem(KEPT_FOR_RETURN + form.session, JSON.stringify(customer)));
+}
+
+/** The session each form last looked for kept fields of: once a session, not at every update. */
+const lookedFor = new WeakMap<Form, string>();
+
+/** The kept fields, into the fields still empty, as the form is ready again for their session; dropped once it is paid. */
+function takeBackKept(form: Form): void {
+  const key = KEPT_FOR_RETURN + form.session;
+  if (form.phase === 'success' || form.phase === 'closed') return void tabStorage((storage) => storage.removeItem(key));
+  if (form.phase !== 'ready' || !form.inputs().length || lookedFor.get(form) === form.session) return;
+  lookedFor.set(form, form.session);
+  const kept = tabStorage((storage) => storage.getItem(key));
+  if (!kept) return;
+  tabStorage((storage) => storage.removeItem(key));
+  try {
+    for (const [name, value] of Object.entries(JSON.parse(kept) as Record<string, unknown>)) {
+      const input = CUSTOMER_FIELDS.includes(name) ? form.field(name as FieldName) : null;
+      if (input && !input.value && typeof value === 'string') input.value = value;
+    }
+  } catch {
+    // Not what this chunk kept: nothing to take back.
+  }
+}
+
+const CUSTOMER_FIELDS: readonly string[] = ['fname', 'lname', 'email', 'phone'];
 // Come by a link, an address or the bank's own return: whatever this tab left for is behind it.
 if (navigation === 'navigate') tabStorage((storage) => storage.removeItem(LEFT_FOR_BANK));
 

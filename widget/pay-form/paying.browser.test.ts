@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
-import type { PayEventDetails } from '../events.js';
+import type { FieldName, PayEventDetails } from '../events.js';
 import { advanceGatewayClock, closeSession, createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
 import { autofill, busy, button, card, errorText, field, focused, json, message, mount, part, press, record, stay, type, watchConsoleErrors, watchFetch } from '../test/harness.js';
 
@@ -370,6 +370,27 @@ describe('<pay-form> paying', () => {
     expect(message(form)).to.equal(text);
     expect(field(form, 'number').value, 'the form is back for another try').to.equal('');
     expect(form.hasAttribute('processing')).to.equal(false);
+  });
+
+  it('finds the customer fields typed again when the customer comes back from a failed 3-D Secure, never the card', async () => {
+    const session = await createSession({ customer: {} });
+    const first = await mount(session);
+    const typed = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' };
+    for (const [name, value] of Object.entries(typed)) await type(field(first, name as FieldName), value);
+    const redirect = stay(first);
+    await payWith(first, '4000000000003220');
+    const { detail } = await redirect;
+    first.remove();
+    const failure = decideChallenge(detail.url, 'failure');
+    // Back on the merchant's page, the attempt declined: a new form for the same session.
+    const form = await mountExisting(session);
+    await failure;
+    await waitUntil(() => form.phase === 'ready' && !!form.shadowRoot!.querySelector('#fname'), 'not payable again', { timeout: 5000 });
+    await form.updateComplete;
+    expect(Object.fromEntries(Object.keys(typed).map((name) => [name, field(form, name as FieldName).value]))).to.deep.equal(typed);
+    expect(field(form, 'number').value).to.equal('');
+    expect(field(form, 'cvv').value).to.equal('');
+    expect(sessionStorage.getItem(`payform:customer:${session}`), 'taken back once').to.equal(null);
   });
 
   it('keeps what was typed when the page moves it (a modal, a portal), and is not made ready again', async () => {
