@@ -147,7 +147,9 @@ describe('SIGTERM in the middle of payments', () => {
     expect(first.output()).not.toMatch(/"level":"error"/);
     // The operator reads that it stopped, and why.
     expect(first.output()).toContain('payform companion stopping (SIGTERM): finishing the requests in flight');
-    expect(first.output()).toMatch(/payform companion stopped\n$/);
+    expect(first.output()).toMatch(/^payform companion stopped$/m);
+    // And the JSON log, for a pipeline that reads standard error alone: how the stop went.
+    expect(first.output()).toMatch(/"msg":"companion stopped taking requests","stopping_ms":\d+,"refused_while_stopping":\d+,"drained":true\}/);
 
     // Started again on the same database and address, it takes every webhook the gateway retried.
     const second = await startBin();
