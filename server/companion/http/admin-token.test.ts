@@ -40,6 +40,15 @@ describe('wrong admin tokens', () => {
     expect(warnings(), 'a new burst, a new warning').toHaveLength(2);
   });
 
+  it('count only a token sent: requests without one (preflights, scanners) never lock the merchant out', async () => {
+    const clock = new TestClock();
+    const stack = await openStack({ clock, companion: { rateLimits: { wrongAdminTokens: 3, windowMs: 60_000 } } });
+    const orders = (headers: Record<string, string>) => stack.request('GET', '/api/orders', { ip: GUESSER, headers });
+    for (let request = 0; request < 12; request += 1) expect((await orders(request % 2 ? {} : { Authorization: 'Basic c2Nhbm5lcg==' })).status).toBe(401);
+    // The merchant's server at that address, just started, has not sent its token yet.
+    expect((await orders({ Authorization: `Bearer ${ADMIN_TOKEN}` })).status).toBe(200);
+  });
+
   it('past the limit refuse a right guess as a wrong one: 429 tells a guesser nothing, at any speed', async () => {
     const clock = new TestClock();
     const stack = await openStack({ clock, companion: { rateLimits: { wrongAdminTokens: 3, windowMs: 60_000 } } });

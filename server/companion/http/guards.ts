@@ -57,8 +57,10 @@ export function requireBearer(
     }
     if (match) notice?.(wrongAdminTokens, logger, clock(), client);
     // A host that passes no client address puts everyone under one key: counting there would
-    // slow every caller for one guesser. The token's length stands alone then.
-    if (client === UNKNOWN_CLIENT) throw refusal(header, match?.[1]);
+    // slow every caller for one guesser. The token's length stands alone then. No token at all
+    // (a CORS preflight, a scanner) guesses nothing: counted, a stranger's requests without one
+    // would lock out the merchant's server at a shared address before it ever held the token.
+    if (client === UNKNOWN_CLIENT || !match?.[1]) throw refusal(header, match?.[1]);
     const counted = wrongAdminTokens.take(client);
     if (counted.allowed) throw refusal(header, match?.[1]);
     if (counted.justExceeded) {
