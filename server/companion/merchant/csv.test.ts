@@ -21,4 +21,11 @@ describe('CSV cells', () => {
     expect(csvCell('-5.00')).toBe('"-5.00"');
     expect(csvCell('olena@example.com')).toBe('"olena@example.com"');
   });
+
+  it('guards a formula behind blanks a spreadsheet may trim, a full-width sign or a pipe', () => {
+    for (const text of [' =1+1', '\n=1+1', '\u00a0=1+1', '\u200b=1+1', '\ufeff@SUM(1)', '＝1+1', '＋1', '|calc']) expect(csvCell(text)).toBe(`"'${text}"`);
+    // Blanks before a name or a figure are left as they are.
+    expect(csvCell(' Olena')).toBe('" Olena"');
+    expect(csvCell(' 42')).toBe('" 42"');
+  });
 });

@@ -14,8 +14,10 @@
 export type CsvCell = string | number | { readonly decimal: string } | null;
 
 // An apostrophe too, so a program undoes the guard without doubt: a text cell that begins with
-// one had one put there (a phone "+380…" is written "'+380…", a name "'Nita" "''Nita").
-const FORMULA_START = /^[=+\-@\t\r']/;
+// one had one put there (a phone "+380…" is written "'+380…", a name "'Nita" "''Nita"). Also
+// after blanks a spreadsheet may trim (spaces, a line break, a no-break or zero-width space),
+// and the full-width signs some read as their ASCII twins, and `|` (DDE in older Excel).
+const FORMULA_START = /^[\s\u200b-\u200d\u2060\ufeff]*[=+\-@\t\r'|\uff1d\uff0b\uff0d\uff20]/;
 /** A number as text ("-5.00"): a spreadsheet reads it as a number, never as a formula. */
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
 
