@@ -339,6 +339,7 @@ function findOrder(event: SubmitEvent, state: OrderListState, handlers: OrderHan
 /** What the open order's panel says besides the order: a refusal, or what was asked of the gateway. */
 export interface DetailState {
   readonly problem?: string | undefined;
+  /** Seen here, heard from the page's one live region (`announce`): no live region of its own, or it is said twice. */
   readonly notice?: TemplateResult | string | undefined;
   /** A webhook re-send is on its way: its button waits. */
   readonly resending: boolean;
@@ -370,7 +371,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       </div>
     </header>
     ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
-    ${notice ? html`<p class="notice" role="status">${notice}</p>` : nothing}
+    ${notice ? html`<p class="notice">${notice}</p>` : nothing}
     ${heldNotice(order)}
     <dl class="facts">
       ${detail.description ? html`<div class="facts__wide"><dt>${t('detail.description')}</dt><dd>${isolated(detail.description)}</dd></div>` : nothing}
