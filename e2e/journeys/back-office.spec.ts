@@ -300,6 +300,12 @@ test('any order by its id, and older orders a click away', async ({ page, reques
   await find.fill(' no-such-order ');
   await find.press('Enter');
   await expect(backOffice.detail.getByRole('alert')).toHaveText(/^\W*No order \W*no-such-order\W*\. Find opens an order by its id/u);
+  // Then something else: the answer to the first question goes, from the address too.
+  await find.fill('nobody-here@example.com');
+  await find.press('Enter');
+  await expect(backOffice.orders).toContainText('Orders matching nobody-here@example.com');
+  await expect(backOffice.detail.getByRole('alert')).toHaveCount(0);
+  expect(new URL(page.url()).searchParams.has('order')).toBe(false);
   await find.fill(paid[7]!);
   await page.getByRole('search').getByRole('button', { name: 'Open' }).click();
   await expect(backOffice.detailHeading).toHaveText(paid[7]!);

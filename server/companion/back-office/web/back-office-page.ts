@@ -222,6 +222,8 @@ const handlers = {
     search = next;
     findProblem = undefined;
     alsoOrder = undefined;
+    // A new question: an order id Find did not find (its "No order …") is not what shows beside the answer.
+    if (detailUnread) forgetUnreadOrder();
     // Show all orders goes away with the search: the reader goes on from the box.
     if (!next) document.querySelector<HTMLInputElement>('#order-find')?.focus();
     void Promise.all([loadOrders('anew'), findOrderOfSearch(next)]).then(() => {
@@ -630,6 +632,16 @@ async function readOrders(read: ListRead, abort: AbortController): Promise<void>
     listQueued.delete(next);
     void loadOrders(next);
   }
+}
+
+/** Deselects the order that could not be read, from the page's address too. */
+function forgetUnreadOrder(): void {
+  selected = undefined;
+  detailUnread = undefined;
+  const query = new URLSearchParams(location.search);
+  query.delete('order');
+  const rest = query.toString();
+  history.replaceState(null, '', `${location.pathname}${rest ? `?${rest}` : ''}${location.hash}`);
 }
 
 async function loadDetail(): Promise<void> {
