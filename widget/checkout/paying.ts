@@ -16,7 +16,7 @@ import { html, type ReactiveElement } from 'lit';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 import { collectFingerprint } from './fingerprint.js';
 import { redirectRefusal } from './redirect.js';
-import type { SessionView } from './session-view.js';
+import type { CustomerField, SessionView } from './session-view.js';
 
 /** What `<pay-form>` lends the payment of its form: its fields, their checks and errors, the card's brand, the chosen saved card. */
 export interface Form extends CheckoutElement {
@@ -118,8 +118,12 @@ function relocalise(element: CheckoutElement): void {
 const TOLD_BEFORE_MS = 120_000;
 /** Read again this long after its end, so the companion's clock has passed it too. */
 const END_SLACK_MS = 1_000;
-/** When each view's time to pay is up, in this page's clock: from the moment it first showed. */
-const ends = new WeakMap<SessionView, number>();
+/**
+ * When each session's time to pay is up, in this page's clock: the earliest a view of it gave.
+ * By session, not by view: the view a decline makes of the one before (`answer`) carries that
+ * one's seconds, which counted from now would put the end off.
+ */
+const ends = new Map<string, number>();
 
 /**
  * A session's time to pay, told (WCAG 2.2.1): two minutes before it is up the live region says so,
@@ -143,17 +147,19 @@ function keepTime(element: CheckoutElement): void {
     // Payable (`open`, `failure`), with a time a timer can keep (under 24 days).
     if (!view || !/^[of]/.test(view.status) || !(left! >= 0) || left! > 2e6) return;
     armed = view;
-    if (!ends.has(view)) ends.set(view, Date.now() + left! * 1000);
-    const ms = ends.get(view)! - Date.now();
+    const end = Math.min(ends.get(view.id) ?? Infinity, Date.now() + left! * 1000);
+    ends.set(view.id, end);
+    const ms = end - Date.now();
     const idle = () => element.view === view && element.phase === 'ready';
     timers.push(
-      setTimeout(() => idle() && element.t.expiring && element.say(element.t.expiring), ms - TOLD_BEFORE_MS),
+      // Not over a decline or an error the customer has yet to read: the end is said in its turn.
+      setTimeout(() => idle() && !element.alarming && element.t.expiring && element.say(element.t.expiring), ms - TOLD_BEFORE_MS),
       setTimeout(() => idle() && element.load(), ms + END_SLACK_MS),
     );
   };
-  // Now, for the view it shows as this chunk comes, and for each it shows after.
+  // Now, for the view it shows as this chunk comes, for each it shows after, and again when moved in the page.
   arm();
-  element.addController({ hostUpdated: arm, hostDisconnected: disarm });
+  element.addController({ hostUpdated: arm, hostConnected: arm, hostDisconnected: disarm });
 }
 
 /**
@@ -643,16 +649,41 @@ const leftForBank = (session: string): void => tabStorage((storage) => storage.s
 
 /** Where the customer fields wait, in this tab, for the customer back from the bank or the hosted page. */
 const KEPT_FOR_RETURN = 'payform:customer:';
+/** How long they wait: a challenge or a hosted page is long over by then. */
+const KEPT_FOR_MS = 3_600_000;
+
+/** The fields kept for the customer's return, as stored: when, and what. */
+interface KeptForReturn {
+  readonly at: number;
+  readonly customer: Readonly<Record<string, unknown>>;
+}
+
+/** What was kept under `key`, while it may still be taken back; undefined (and dropped) once not. */
+function keptUnder(storage: Storage, key: string): KeptForReturn | undefined {
+  try {
+    const kept = JSON.parse(storage.getItem(key) ?? 'null') as KeptForReturn | null;
+    if (kept && Date.now() - kept.at < KEPT_FOR_MS) return kept;
+  } catch {
+    // Not what this chunk kept.
+  }
+  storage.removeItem(key);
+  return undefined;
+}
+
+// Those of customers who never came back, or came back to a page without a form of theirs.
+tabStorage((storage) => {
+  for (const key of Object.keys(storage)) if (key.startsWith(KEPT_FOR_RETURN)) keptUnder(storage, key);
+});
 
 /**
  * The customer fields the form sends (name, e-mail, phone; never the card's), kept in this tab's
  * storage as the customer leaves for their bank or the hosted page: back on a declined or failed
- * attempt, they find them typed (WCAG 3.3.7), not asked again. Gone once taken back, once paid,
- * and with the tab.
+ * attempt, they find them typed (WCAG 3.3.7), not asked again. Gone once taken back, once a form
+ * of theirs shows the session paid or ended, after an hour, and with the tab.
  */
 function keepForReturn(form: Form): void {
   const customer = customerOf(form);
-  if (customer) tabStorage((storage) => storage.setItem(KEPT_FOR_RETURN + form.session, JSON.stringify(customer)));
+  if (customer) tabStorage((storage) => storage.setItem(KEPT_FOR_RETURN + form.session, JSON.stringify({ at: Date.now(), customer } satisfies KeptForReturn)));
 }
 
 /** The session each form last looked for kept fields of: once a session, not at every update. */
@@ -664,20 +695,19 @@ function takeBackKept(form: Form): void {
   if (form.phase === 'success' || form.phase === 'closed') return void tabStorage((storage) => storage.removeItem(key));
   if (form.phase !== 'ready' || !form.inputs().length || lookedFor.get(form) === form.session) return;
   lookedFor.set(form, form.session);
-  const kept = tabStorage((storage) => storage.getItem(key));
-  if (!kept) return;
-  tabStorage((storage) => storage.removeItem(key));
-  try {
-    for (const [name, value] of Object.entries(JSON.parse(kept) as Record<string, unknown>)) {
-      const input = CUSTOMER_FIELDS.includes(name) ? form.field(name as FieldName) : null;
-      if (input && !input.value && typeof value === 'string') input.value = value;
-    }
-  } catch {
-    // Not what this chunk kept: nothing to take back.
+  const kept = tabStorage((storage) => {
+    const found = keptUnder(storage, key);
+    storage.removeItem(key);
+    return found;
+  });
+  for (const [name, value] of Object.entries(kept?.customer ?? {})) {
+    const input = isCustomerField(name) ? form.field(name) : null;
+    if (input && !input.value && typeof value === 'string') input.value = value;
   }
 }
 
-const CUSTOMER_FIELDS: readonly string[] = ['fname', 'lname', 'email', 'phone'];
+const CUSTOMER_FIELDS: readonly string[] = ['fname', 'lname', 'email', 'phone'] satisfies CustomerField[];
+const isCustomerField = (name: string): name is CustomerField => CUSTOMER_FIELDS.includes(name);
 // Come by a link, an address or the bank's own return: whatever this tab left for is behind it.
 if (navigation === 'navigate') tabStorage((storage) => storage.removeItem(LEFT_FOR_BANK));
 

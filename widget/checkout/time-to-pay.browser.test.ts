@@ -6,10 +6,10 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { closeSession, createSession } from '../test/checkout-fixture.js';
-import { json, message, watchFetch } from '../test/harness.js';
+import { autofill, button, card, json, message, watchFetch } from '../test/harness.js';
 import '../index.js';
 
-const EXPIRING = 'This payment expires in 2 minutes.';
+const EXPIRING = 'This payment expires in less than 2 minutes.';
 
 async function shown(session: string): Promise<PayForm> {
   const form = document.createElement('pay-form');
@@ -34,6 +34,30 @@ describe('a session’s time to pay', () => {
     const form = await shown(await createSession({ ttl_seconds: 600 }));
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(message(form)).to.equal('');
+  });
+
+  it('is not put off by a decline: the end stays where the companion set it', async () => {
+    const session = await createSession();
+    // Five seconds left as the form shows; the decline's answer comes three seconds later.
+    const calls = watchFetch((call, pass) => {
+      if (call.method === 'GET' && call.url.includes(`/sessions/${session}`) && calls.length === 1) return pass().then(async (answer) => json(200, { ...(await answer.json()), expires_in_seconds: 5 }));
+      if (call.method === 'POST' && call.url.endsWith('/pay')) return pass().then(async (answer) => (await new Promise((resolve) => setTimeout(resolve, 3000)), answer));
+      return undefined;
+    });
+    try {
+      const form = await shown(session);
+      const declined = oneEvent(form, 'pay-failure');
+      autofill(form, card('4000000000000002'));
+      button(form).click();
+      await declined;
+      // Said over the decline, the end would hide why the card was refused.
+      expect(message(form)).to.not.equal(EXPIRING);
+      await closeSession(session);
+      // Counted from the decline's view, the end would come at 3 + 5 + 1 s; it comes at 5 + 1.
+      await waitUntil(() => form.phase === 'closed', 'the end was put off by the decline', { timeout: 4500 });
+    } finally {
+      calls.restore();
+    }
   });
 
   it('ends the form once it is up: the session is read again and shows as ended', async () => {

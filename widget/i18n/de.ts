@@ -35,7 +35,7 @@ const de: Catalog = {
   offline_read: 'Sie sind offline. Der Bezahlvorgang wird geladen, sobald Sie wieder online sind.',
   retrying: 'Der Zahlungsdienst ist nicht erreichbar. Neuer Versuch läuft…',
   not_taken: 'Es wurde keine Zahlung belastet. Sie können jetzt bezahlen.',
-  expiring: 'Diese Zahlung läuft in 2 Minuten ab.',
+  expiring: 'Diese Zahlung läuft in weniger als 2 Minuten ab.',
   tries_used: 'Die Karte wurde abgelehnt, und es sind keine weiteren Versuche möglich. Bitte beginnen Sie von vorn.',
   redirect_hosted: 'Sie werden zur sicheren Zahlungsseite weitergeleitet…',
   hosted_at_click: 'Drücken Sie die Schaltfläche erneut, um zur sicheren Zahlungsseite zu gelangen.',

@@ -26,7 +26,7 @@ const enMessages = {
   retrying: 'Could not reach the payment service. Trying again…',
   not_taken: 'No payment was taken. You can pay now.',
   // Two minutes before a session's time to pay is up (paying.ts, `keepTime`).
-  expiring: 'This payment expires in 2 minutes.',
+  expiring: 'This payment expires in less than 2 minutes.',
   tries_used: 'The card was declined, and this checkout takes no more attempts. Please start again.',
   redirect_hosted: 'Taking you to the secure payment page…',
   // In a frame whose sandbox lets it take the tab only at a click, once the click that paid is over.

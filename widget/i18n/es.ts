@@ -35,7 +35,7 @@ const es: Catalog = {
   offline_read: 'Estás sin conexión. El pago se cargará en cuanto vuelvas a estar en línea.',
   retrying: 'No se pudo conectar con el servicio de pago. Volviendo a intentarlo…',
   not_taken: 'No se ha cobrado nada. Puedes pagar ahora.',
-  expiring: 'Este pago caduca en 2 minutos.',
+  expiring: 'Este pago caduca en menos de 2 minutos.',
   tries_used: 'La tarjeta fue rechazada y no quedan más intentos. Vuelve a empezar.',
   redirect_hosted: 'Te llevamos a la página de pago segura…',
   hosted_at_click: 'Pulsa el botón de nuevo para ir a la página de pago segura.',

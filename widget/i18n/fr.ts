@@ -35,7 +35,7 @@ const fr: Catalog = {
   offline_read: 'Vous êtes hors ligne. Le paiement se chargera dès votre retour en ligne.',
   retrying: 'Impossible de joindre le service de paiement. Nouvelle tentative…',
   not_taken: 'Aucun paiement n’a été effectué. Vous pouvez payer maintenant.',
-  expiring: 'Ce paiement expire dans 2 minutes.',
+  expiring: 'Ce paiement expire dans moins de 2 minutes.',
   tries_used: 'La carte a été refusée et aucune autre tentative n’est possible. Veuillez recommencer.',
   redirect_hosted: 'Redirection vers la page de paiement sécurisée…',
   hosted_at_click: 'Appuyez de nouveau sur le bouton pour accéder à la page de paiement sécurisée.',

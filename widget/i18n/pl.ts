@@ -35,7 +35,7 @@ const pl: Catalog = {
   offline_read: 'Jesteś offline. Płatność załaduje się, gdy tylko połączenie wróci.',
   retrying: 'Nie udało się połączyć z serwisem płatności. Ponawiamy próbę…',
   not_taken: 'Płatność nie została pobrana. Możesz zapłacić teraz.',
-  expiring: 'Ta płatność wygaśnie za 2 minuty.',
+  expiring: 'Ta płatność wygaśnie za mniej niż 2 minuty.',
   tries_used: 'Karta została odrzucona, a limit prób został wykorzystany. Zacznij od nowa.',
   redirect_hosted: 'Przekierowujemy na bezpieczną stronę płatności…',
   hosted_at_click: 'Naciśnij przycisk ponownie, aby przejść do bezpiecznej strony płatności.',
