@@ -204,14 +204,14 @@ describe('readWebhook on what a receiver is really handed', () => {
 describe('readWebhook behind Express, as the gateway posts it', () => {
   const form = webhookForm(paymentEvent, SECRET);
 
-  // A receiver as its README writes it: 403 for a webhook it cannot verify, else 500 (the gateway
-  // sends it again), the reason answered.
+  // A receiver as its README writes it: 403 for a webhook it cannot verify, 503 for one it read no
+  // form of (the gateway sends it again), the reason answered.
   async function post(parser: RequestHandler, body: URLSearchParams): Promise<{ status: number; text: string }> {
     const app = express().post('/webhooks/gateway', parser, (request, response) => {
       try {
         response.send(readWebhook(request.body, SECRET).order_id);
       } catch (error) {
-        response.status(error instanceof WebhookSignatureError ? 403 : 500).send((error as Error).message);
+        response.status(error instanceof WebhookSignatureError ? 403 : error instanceof WebhookFormError ? 503 : 500).send((error as Error).message);
       }
     });
     const server = app.listen(0, '127.0.0.1');
@@ -238,7 +238,7 @@ describe('readWebhook behind Express, as the gateway posts it', () => {
 
   it('names the fix when only express.json() ran, which leaves a form unread, and is not taken for a forgery', async () => {
     const { status, text } = await post(express.json(), new URLSearchParams({ ...form }));
-    expect(status).toBe(500);
+    expect(status).toBe(503);
     expect(text).toContain('express.json() leaves it unread');
   });
 
