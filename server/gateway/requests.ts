@@ -19,6 +19,9 @@ export interface SplitShare {
 /** Removes keys from each member of a union (plain Omit would merge the members). */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
+/** The schema's reason for a text past its length: a client's own, tighter limit says it instead. */
+const LENGTH_REASON = /^must be at most \d+ characters$/;
+
 export interface WireRequestSpec<T> {
   /** The top-level amount fields; the amounts of `split` shares are converted as well. */
   readonly amounts: readonly string[];
@@ -26,8 +29,8 @@ export interface WireRequestSpec<T> {
   readonly currencyField: string;
   /**
    * The client's own limits, stricter than the wire's, on the caller's values before the schema:
-   * a field one refuses is said once, by it (an order id of 300 characters is told the limit
-   * that holds, not first the wire's 256 and then the client's 32).
+   * a field's length is said once, by them (an order id of 300 characters is told the limit that
+   * holds, not first the wire's 256 and then the client's 32).
    */
   readonly limits?: (source: Readonly<Record<string, unknown>>) => FieldIssue[];
   /** Rules beyond the schema, run once it passes (merchant sector). */
@@ -61,13 +64,16 @@ export function wireRequest<S extends z.ZodType>(
   // split's sum is then not judged, since it would add minor units to decimals.
   const reported = new Set(issues.map((issue) => issue.field));
   if (reported.size > 0 && Array.isArray(source.split) && source.split.length > 0) reported.add('split');
+  const limited = new Set<string>();
   for (const issue of spec.limits?.(source) ?? []) {
     issues.push(issue);
-    reported.add(issue.field);
+    limited.add(issue.field);
   }
   const parsed = parseWire(schema, request);
   if (parsed.success) issues.push(...(spec.extraIssues?.(parsed.data) ?? []));
-  else issues.push(...parsed.issues.filter((issue) => !reported.has(issue.field)));
+  // A field the client's own limit refused keeps the schema's other reasons (a control
+  // character), not its looser length.
+  else issues.push(...parsed.issues.filter((issue) => !reported.has(issue.field) && !(limited.has(issue.field) && LENGTH_REASON.test(issue.reason))));
   if (issues.length > 0 || !parsed.success) throw InvalidRequestError.rejectedLocally(issues);
   return parsed.data;
 }

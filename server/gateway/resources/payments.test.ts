@@ -185,6 +185,8 @@ describe('payments.create — validation before sending', () => {
     expect((await rejected({ ...direct, order_id: 'o'.repeat(33) })).fields).toEqual(limit);
     // Past the wire's own 256 too: not that limit first, then this one once it is met.
     expect((await rejected({ ...direct, order_id: 'o'.repeat(257) })).fields).toEqual(limit);
+    // The field's other reasons too: told at once, not on the next try.
+    expect((await rejected({ ...direct, order_id: `..${'o'.repeat(300)}\u0007` })).fields.filter((issue) => issue.field === 'order_id').length).toBeGreaterThan(1);
     // Other fields' issues are still told beside it.
     expect((await rejected({ ...direct, order_id: 'o'.repeat(257), customer_email: 'not-an-address' })).fields).toEqual([
       ...limit,
