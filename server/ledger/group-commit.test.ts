@@ -410,7 +410,10 @@ withTestDatabase((url) => {
       await sql`delete from deadlocked`.execute(db);
       await sql`insert into deadlocked values ('a', 0), ('b', 0)`.execute(db);
       const ctx = { db, dialect: 'postgres', now: Date.now, lightly: (work: (db: never) => unknown) => work(db as never), commitLightly: () => undefined } as unknown as LedgerContext;
-      const waiting = async () => (await other.query<{ n: string }>("select count(*) as n from pg_locks where not granted and locktype = 'transactionid'")).rows[0]!.n !== '0';
+      // The piece's backend waiting on this table's row, not another test's on the same server
+      // (read outside the other's transaction, whose view of the activity would hold still).
+      const waiting = async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like 'update deadlocked %'`.execute(db)).rows[0]!.n > 0;
       const deadlock = async (tries: { n: number }) => {
         // The other takes b, the piece a then b (it waits), the other a: a deadlock, whose
         // detector (in the backend that waited first, the piece's) gives the piece up.

@@ -30,6 +30,9 @@ const EXPECTED_BATCH_FAILURES = new Set(['23505', '40P01']);
  * failure — and rolled it back whole: it runs again, up to this many times in all, before it
  * fails as any other.
  */
+// A piece is its statements alone (no call out, no state of its own), so running it again does
+// what it would have done once; a light piece on PostgreSQL is one statement, which PostgreSQL
+// rolled back as it failed.
 const RUN_AGAIN_CODES = new Set(['40P01', '40001']);
 const TRIES_ALONE = 3;
 
