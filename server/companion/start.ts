@@ -448,16 +448,6 @@ function paymentEventHook(settings: CompanionSettings, options: StartOptions, lo
  * unknown, it is recorded so, reconciliation reads it, and its customer is answered rather than
  * cut off.
  */
-/** Resolves once `quietMs` have passed with no request refused, at `until` at the latest. */
-async function quietened(refused: { readonly lastAt: number }, quietMs: number, until: number): Promise<void> {
-  const since = Date.now();
-  for (;;) {
-    const wait = Math.min(Math.max(refused.lastAt, since) + quietMs, until) - Date.now();
-    if (wait <= 0) return;
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-}
-
 async function settleWithin(drained: (ms: number) => Promise<boolean>, grace: number, givingUp: AbortController): Promise<boolean> {
   const giveUp = setTimeout(
     () => givingUp.abort(new NetworkError('The companion is stopping: it gave up waiting for the gateway to answer', { connectFailed: false })),
@@ -467,6 +457,16 @@ async function settleWithin(drained: (ms: number) => Promise<boolean>, grace: nu
     return await drained(grace);
   } finally {
     clearTimeout(giveUp);
+  }
+}
+
+/** Resolves once `quietMs` have passed with no request refused, at `until` at the latest. */
+async function quietened(refused: { readonly lastAt: number }, quietMs: number, until: number): Promise<void> {
+  const since = Date.now();
+  for (;;) {
+    const wait = Math.min(Math.max(refused.lastAt, since) + quietMs, until) - Date.now();
+    if (wait <= 0) return;
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 
@@ -561,6 +561,7 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
         if (!drained) logger.warn('shutting down with requests still in flight', { requests: inFlight.size });
         // Meanwhile each request on an open connection was answered 503 shutting_down with
         // Connection: close; once none has come for a moment, the idle connections are closed.
+        // At most 2 s from the stop's start: a longer drain has turned the busy connections away already.
         await quietened(refused, QUIET_BEFORE_CLOSING_MS, began + QUIET_AT_MOST_MS);
         server.close();
         server.closeAllConnections();
