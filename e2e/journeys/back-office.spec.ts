@@ -174,6 +174,7 @@ test('a payment the gateway reports for an order the shop does not know is shown
   // (The id in the button's name is isolated, U+2068…U+2069, and so is the name around it: the name holds it.)
   await row.getByRole('button', { name: `Mark as reviewed: the event for order \u2068${orderId}\u2069` }).click();
   await expect(unmatched).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'The event was marked as reviewed.' })).toBeAttached();
   await page.reload();
   await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
   await expect(unmatched).toHaveCount(0);

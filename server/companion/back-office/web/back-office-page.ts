@@ -129,7 +129,7 @@ function content(): TemplateResult {
     </div>
     ${unmatchedEventsPanel({ list: unmatched, reviewing, problem: unmatchedProblem }, (id) => void reviewEvent(id), handlers)}
     ${challenge?.challenge_url
-      ? html`<p class="notice" role="status">${t('done.chargeChallenge')} <a class="mono" href=${challenge.challenge_url}>${isolated(challenge.challenge_url)}</a></p>`
+      ? html`<p class="notice">${t('done.chargeChallenge')} <a class="mono" href=${challenge.challenge_url}>${isolated(challenge.challenge_url)}</a></p>`
       : nothing}
     <div class="admin-orders">
       <div class="admin-main">
