@@ -103,6 +103,8 @@ test('what an operation did is said on the order too, not only to a screen reade
   const orderId = await paidOrder(request, stack, 'auth');
   await backOffice.open(orderId);
   await backOffice.performed('Void');
-  await expect(backOffice.detail.getByRole('status')).toHaveText('Void of UAH 15.00: done.');
+  await expect(backOffice.detail.locator('p.notice')).toHaveText('Void of UAH 15.00: done.');
+  // Heard once: from the page's live region, the order's notice being none.
   await expect(backOffice.announcement).toHaveText('Void of UAH 15.00: done.');
+  await expect(backOffice.detail.getByRole('status')).toHaveCount(0);
 });
