@@ -134,7 +134,7 @@ function content(): TemplateResult {
     <div class="admin-orders">
       <div class="admin-main">
         ${ordersPanel(
-          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem, alsoOrder, csv,
+          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem, alsoOrder, csv, currencies: shopCurrencies(),
             period: { period, editing: periodEditing, problem: periodProblem && { field: periodProblem.field, text: t(periodProblem.problem) }, lang: displayLocale() } },
           handlers,
         )}
@@ -255,8 +255,8 @@ const handlers = {
     periodProblem = undefined;
     choosePeriod(typed);
   },
-  refuseFind() {
-    findProblem = t('orders.cardNumber');
+  refuseFind(problem = t('orders.cardNumber')) {
+    findProblem = problem;
     page.refresh();
   },
   select(orderId: string) {
@@ -632,6 +632,11 @@ async function readOrders(read: ListRead, abort: AbortController): Promise<void>
     listQueued.delete(next);
     void loadOrders(next);
   }
+}
+
+/** The currencies the shop's orders are known in: those listed, then the money panel's. */
+function shopCurrencies(): string[] {
+  return [...new Set([...orders.map((order) => order.currency), ...(money?.money ?? []).map((each) => each.currency)])];
 }
 
 /** Deselects the order that could not be read, from the page's address too. */

@@ -7,7 +7,7 @@
  * here and never sent: the companion's logs, the address bar and the list's query must not hold one.
  */
 import { holdsCardNumber } from '@payform/card/card-numbers';
-import { moneyFormat } from '@payform/card/currencies';
+import { currencyExponent, moneyFormat } from '@payform/card/currencies';
 import { displayLocale } from './locale.js';
 import { typedAmount } from './money.js';
 
@@ -20,6 +20,8 @@ export type FindRequest =
    */
   | { readonly kind: 'search'; readonly query: Readonly<Record<string, string>>; readonly shown: string; readonly orderId?: string }
   | { readonly kind: 'cardNumber' }
+  /** An amount without a currency, where the shop's currencies have different decimals: 5.00 is no one sum. */
+  | { readonly kind: 'whichCurrency'; readonly shown: string; readonly currencies: readonly string[] }
   | { readonly kind: 'nothing' };
 
 /** A payment card's length, its digits grouped by spaces or dashes as printed on it. */
@@ -102,11 +104,14 @@ function withCurrencyCode(text: string, locale: string | undefined): string {
 }
 
 /**
- * What Find is asked for; `usual` is the currency an amount typed without one is read in, and
- * `locale` the one the page writes amounts in, its own unless given (an amount may be typed as
+ * What Find is asked for. `known`: the currencies the shop's orders are in, the first the one an
+ * amount typed without a currency is read in (with their decimals, shared: matched in each of
+ * them) — when their decimals differ (UAH's two, JPY's none) such an amount is `whichCurrency`.
+ * `locale`: the one the page writes amounts in, its own unless given (an amount may be typed as
  * the page shows it).
  */
-export function readFind(typed: string, usual: string, locale?: string): FindRequest {
+export function readFind(typed: string, known: readonly string[], locale?: string): FindRequest {
+  const usual = known[0] ?? 'UAH';
   const text = typed.trim();
   if (!text) return { kind: 'nothing' };
   if (looksLikeCardNumber(text)) return { kind: 'cardNumber' };
@@ -117,6 +122,7 @@ export function readFind(typed: string, usual: string, locale?: string): FindReq
     return { kind: 'search', query: { currency }, shown: currency, orderId: text };
   }
   const money = typedSearchAmount(withCurrencyCode(text, locale), usual);
+  if (money && money.currency === undefined && new Set(known.map(currencyExponent)).size > 1) return { kind: 'whichCurrency', shown: text, currencies: known };
   if (money) {
     return {
       kind: 'search',

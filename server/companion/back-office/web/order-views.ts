@@ -57,6 +57,8 @@ export interface OrderListState {
   readonly csv: CsvExportState;
   /** The days the orders listed (and the CSV file) were created in. */
   readonly period: PeriodControlState;
+  /** The currencies the shop's orders are known in (the list's, the money panel's): how Find reads an amount typed without one. */
+  readonly currencies: readonly string[];
 }
 
 /** What Find lists orders by: the merchant API's parameters, and the words the list shows for them. */
@@ -76,7 +78,8 @@ export interface OrderHandlers extends PeriodHandlers {
   /** Lists the orders Find matches; undefined: every order again. */
   search(search: OrderSearch | undefined): void;
   /** Find was given what it must not send (a card number): said, not sent. */
-  refuseFind(): void;
+  /** Find sends nothing, for `problem` (default: a card number typed, taken out of the box). */
+  refuseFind(problem?: string): void;
   /** The next page of the list, below what is shown. */
   more(): void;
   /** The list's read that failed, again. */
@@ -322,16 +325,20 @@ function customerText(order: ListedOrder): TemplateResult | string {
  * What a customer reads out on the phone: an order id opens that order (the shop's id finds its
  * attempts too); an e-mail, four digits or an amount lists the orders it matches (four digits
  * that are an order's id as well offer that order beside the list). A card number
- * is taken out of the box and never sent. An amount typed without a currency is read in that
- * of the newest order listed (the shop's own, most often).
+ * is taken out of the box and never sent. An amount typed without a currency is read with the
+ * decimals of the currencies the shop's orders are in, and matched in each of them; when those
+ * differ (UAH's two, JPY's none), 5.00 is no one sum, and Find asks for the currency.
  */
 function findOrder(event: SubmitEvent, state: OrderListState, handlers: OrderHandlers): void {
   event.preventDefault();
   const input = (event.currentTarget as HTMLFormElement).elements.namedItem('order') as HTMLInputElement;
-  const request = readFind(input.value, state.orders[0]?.currency ?? 'UAH');
+  const request = readFind(input.value, state.currencies);
   if (request.kind === 'cardNumber') {
     input.value = '';
     handlers.refuseFind();
+  } else if (request.kind === 'whichCurrency') {
+    const { shown, currencies } = request;
+    handlers.refuseFind(t('orders.whichCurrency', { amount: shown, currencies: currencies.join(', '), example: `${shown} ${currencies[0]}` }));
   } else if (request.kind === 'order') handlers.select(request.orderId);
   else if (request.kind === 'search') handlers.search({ query: request.query, shown: request.shown, orderId: request.orderId });
 }
