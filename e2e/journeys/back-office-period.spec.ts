@@ -55,6 +55,8 @@ test('a month’s CSV file holds that month’s orders only, and the Payments mo
   const asked = new URL((await exported).url()).searchParams;
   expect(asked.get('created_from')).toMatch(new RegExp(`^${month}-01T00:00:00\\+0[23]:00$`));
   expect(asked.get('created_to')).toMatch(/^\d{4}-\d{2}-01T00:00:00\+0[23]:00$/);
+  // Named after the month it holds, its days as Kyiv has them, not after the day it was made.
+  expect(file.suggestedFilename()).toMatch(new RegExp(`^orders-${month}-01-to-${month}-(28|29|30|31)\\.csv$`));
   const rows = await csvRows(file);
   expect(rows.map((row) => row.order_id)).toEqual(expect.arrayContaining([refunded, auth]));
   for (const row of rows) expect(kyivMonth(row.created_at!), row.order_id).toBe(month);

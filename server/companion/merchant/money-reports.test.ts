@@ -7,6 +7,7 @@ import { postgresBackend, withTestDatabase } from '../../ledger/testing/database
 import { card } from '../test/cards.js';
 import { createStack, eventually, payBody } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
+import { exportName } from './order-export.js';
 
 let stack: Stack;
 beforeEach(async () => {
@@ -62,7 +63,7 @@ async function exported(query = ''): Promise<Record<string, string>[]> {
   const text = new TextDecoder().decode(bytes);
   expect(response.status, text).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
-  expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$/);
+  expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-(?:from-|to-)?\d{4}-\d{2}-\d{2}(?:-to-\d{4}-\d{2}-\d{2})?\.csv"$/);
   // UTF-8's byte order mark, for Excel (the decoder drops it).
   expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const [header, ...rows] = parseCsv(text);
@@ -276,3 +277,19 @@ function describeTheFile(backend: string, reopen?: () => Promise<Stack>): void {
 
 describeTheFile('SQLite');
 withTestDatabase((url) => describeTheFile('PostgreSQL', () => createStack({ served: true, backend: postgresBackend(url) })));
+
+describe('the orders file’s name', () => {
+  it('says the days asked for, in the offset they were asked in, else the day it was made', async () => {
+    // December in Kiritimati (UTC+14), asked at its first and last midnights.
+    const december = `?created_from=${encodeURIComponent('2026-12-01T00:00:00+14:00')}&created_to=${encodeURIComponent('2027-01-01T00:00:00+14:00')}`;
+    const response = await stack.request('GET', `/api/exports/orders${december}`, { admin: true });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="orders-2026-12-01-to-2026-12-31.csv"');
+    await response.arrayBuffer();
+    expect(exportName('2026-11-01T00:00:00+02:00', '2026-11-02T00:00:00+02:00', 0)).toBe('orders-2026-11-01.csv');
+    expect(exportName('2026-03-01T00:00:00Z', '2026-03-01T12:30:00Z', 0)).toBe('orders-2026-03-01.csv');
+    expect(exportName('2024-03-01T00:00:00.000-05:00', undefined, 0)).toBe('orders-from-2024-03-01.csv');
+    expect(exportName(undefined, '2024-03-01T00:00:00-05:00', 0)).toBe('orders-to-2024-02-29.csv');
+    expect(exportName(undefined, undefined, Date.UTC(2026, 10, 30, 23))).toBe('orders-2026-11-30.csv');
+  });
+});

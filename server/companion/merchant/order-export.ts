@@ -143,12 +143,36 @@ export async function ordersCsv(c: Context<CompanionEnv>, query: LedgerOrderQuer
       stopped = true;
     },
   }, { highWaterMark: 0 });
-  const day = new Date(clock()).toISOString().slice(0, 10);
+  const name = exportName(c.req.query('created_from'), c.req.query('created_to'), clock());
   return new Response(body, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8; header=present',
-      'Content-Disposition': `attachment; filename="orders-${day}.csv"`,
+      'Content-Disposition': `attachment; filename="${name}"`,
       'Cache-Control': 'no-store',
     },
   });
+}
+
+/**
+ * The file's name: the days its orders were created in, as the query wrote them — in its own
+ * offset, so December in Kiritimati is not the last of November in UTC, and this month's file
+ * and last month's never share a name — else the day (UTC) it was made.
+ */
+export function exportName(from: string | undefined, to: string | undefined, now: number): string {
+  const first = from?.slice(0, 10);
+  const last = to === undefined ? undefined : lastDayBefore(to);
+  if (first && last) return first === last ? `orders-${first}.csv` : `orders-${first}-to-${last}.csv`;
+  if (first) return `orders-from-${first}.csv`;
+  if (last) return `orders-to-${last}.csv`;
+  return `orders-${new Date(now).toISOString().slice(0, 10)}.csv`;
+}
+
+/** The last day an exclusive end (an ISO 8601 date-time) takes in: the day before it at its midnight. */
+function lastDayBefore(end: string): string {
+  const day = end.slice(0, 10);
+  if (!/^\d{4}-\d\d-\d\dT00:00(?::00(?:\.0+)?)?(?:Z|[+-])/.test(end)) return day;
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const before = new Date(0);
+  before.setUTCFullYear(year, month - 1, date - 1);
+  return before.toISOString().slice(0, 10);
 }
