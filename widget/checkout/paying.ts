@@ -693,21 +693,21 @@ const lookedFor = new WeakMap<Form, string>();
 function takeBackKept(form: Form): void {
   const key = KEPT_FOR_RETURN + form.session;
   if (form.phase === 'success' || form.phase === 'closed') return void tabStorage((storage) => storage.removeItem(key));
-  if (form.phase !== 'ready' || !form.inputs().length || lookedFor.get(form) === form.session) return;
+  // Looked up once a session, before the fields are: this runs at every update, keystrokes too.
+  if (form.phase !== 'ready' || lookedFor.get(form) === form.session || !form.inputs().length) return;
   lookedFor.set(form, form.session);
   const kept = tabStorage((storage) => {
     const found = keptUnder(storage, key);
     storage.removeItem(key);
     return found;
   });
+  // Only the customer fields the session asks for: nothing else kept is put anywhere.
+  const asked: readonly string[] = form.view?.customer_fields ?? [];
   for (const [name, value] of Object.entries(kept?.customer ?? {})) {
-    const input = isCustomerField(name) ? form.field(name) : null;
+    const input = asked.includes(name) ? form.field(name as CustomerField) : null;
     if (input && !input.value && typeof value === 'string') input.value = value;
   }
 }
-
-const CUSTOMER_FIELDS: readonly string[] = ['fname', 'lname', 'email', 'phone'] satisfies CustomerField[];
-const isCustomerField = (name: string): name is CustomerField => CUSTOMER_FIELDS.includes(name);
 // Come by a link, an address or the bank's own return: whatever this tab left for is behind it.
 if (navigation === 'navigate') tabStorage((storage) => storage.removeItem(LEFT_FOR_BANK));
 
