@@ -283,11 +283,15 @@ function maskIn(value: unknown, mentionsCvv: boolean): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskText(key, mentionsCvv), maskIn(item, mentionsCvv)]));
 }
 
+/** The first line of what a runtime or a caller said, 200 characters at most: what a message quotes of it. */
+export function firstLine(text: string): string {
+  return (text.split('\n', 1)[0] ?? '').slice(0, 200);
+}
+
 /** The gateway's failure as said; a caller's abort by its reason (`Error: shutting down`), masked. */
 function describeCause(cause: unknown): string {
   if (cause instanceof GatewayError) return cause.message;
-  const said = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : '';
-  const line = maskCardData((said.split('\n', 1)[0] ?? '').slice(0, 200));
+  const line = maskCardData(firstLine(cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : ''));
   if (cause instanceof Error) return line ? `${cause.name}: ${line}` : cause.name;
   return line ? `aborted: ${line}` : 'aborted';
 }

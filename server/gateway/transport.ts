@@ -7,7 +7,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorFromResponse, GatewayError, InvalidRequestError, maskCardData, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
+import { errorFromResponse, firstLine, GatewayError, InvalidRequestError, maskCardData, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
 import { defaultExchange, fetchExchange } from './exchange.js';
 import { redact } from './redact.js';
 import type { Answer, Exchange } from './exchange.js';
@@ -342,7 +342,7 @@ function failureOf(error: unknown, secrets: readonly string[]): string {
   if (code) return code;
   let innermost = error;
   while (innermost instanceof Error && innermost.cause instanceof Error) innermost = innermost.cause;
-  const said = innermost instanceof Error ? unsaid((innermost.message.split('\n', 1)[0] ?? '').slice(0, 200), secrets) : '';
+  const said = innermost instanceof Error ? unsaid(firstLine(innermost.message), secrets) : '';
   return said && said !== 'fetch failed' ? said : 'connection failed';
 }
 
