@@ -1,10 +1,14 @@
 // What is still waiting in the ledger, for an operator's gauges (the companion's /metrics):
 // payments waiting for the gateway's outcome, reservations without its answer, and webhook
-// events stored but not applied. Three aggregate reads over partial-index-sized sets.
+// events stored but not applied, payments held for a person. Aggregate reads over
+// partial-index-sized sets.
 // An attempt ended as never sent keeps `init` (its session sends it again under the same
 // order id) but waits for the customer, not the gateway: counted, it held the oldest-age
 // gauge up and fired the documented alert until reconciliation gave it up.
+import { sql } from 'kysely';
+import type { SqlBool } from 'kysely';
 import type { LedgerContext } from './context.js';
+import { UNSETTLED } from './discrepancies.js';
 import type { LedgerBacklog } from './types.js';
 
 export async function readBacklog(ctx: LedgerContext): Promise<LedgerBacklog> {
@@ -26,6 +30,12 @@ export async function readBacklog(ctx: LedgerContext): Promise<LedgerBacklog> {
     .where('reviewed_at', 'is', null)
     .groupBy('outcome')
     .execute();
+  const held = await ctx.db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('mismatch_report', 'is not', null)
+    .where(sql<SqlBool>`${sql.raw(UNSETTLED[ctx.dialect])}`)
+    .executeTakeFirstOrThrow();
   const waiting = (outcome: string) => Number(events.find((row) => row.outcome === outcome)?.count ?? 0);
   return {
     unfinishedPayments: Number(payments.count),
@@ -33,5 +43,6 @@ export async function readBacklog(ctx: LedgerContext): Promise<LedgerBacklog> {
     unsettledOperations: Number(operations.count),
     parkedEvents: waiting('parked'),
     unmatchedEvents: waiting('unmatched'),
+    heldPayments: Number(held.count),
   };
 }

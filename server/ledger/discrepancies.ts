@@ -19,9 +19,24 @@ export const LATER_REPORTS_KEPT = 20;
 
 /** The first report, then the later ones, oldest first. */
 export function reportsOf(discrepancy: PaymentDiscrepancy): DiscrepancyReport[] {
-  const { later = [], laterTruncated: _, ...first } = discrepancy;
+  const { later = [], laterTruncated: _, settled: __, settledBefore: ___, ...first } = discrepancy;
   return [first, ...later];
 }
+
+/** Whether the payment waits for a person: a discrepancy no settlement covers yet. */
+export function isHeld(discrepancy: PaymentDiscrepancy | null): boolean {
+  return discrepancy !== null && discrepancy.settled === undefined;
+}
+
+/**
+ * isHeld's settlement half as SQL over `payments.mismatch_report` (JSON text), for a row that has
+ * one: a settlement covering every report is its `settled` key, which the next report removes
+ * (withReport).
+ */
+export const UNSETTLED: Readonly<Record<LedgerContext['dialect'], string>> = {
+  sqlite: "json_extract(mismatch_report, '$.settled') is null",
+  postgres: "(mismatch_report::json -> 'settled') is null",
+};
 
 /**
  * Whether the payment is held for a report that its payer paid other figures than the order's
@@ -73,8 +88,13 @@ function withReport(noted: PaymentDiscrepancy | null, report: DiscrepancyReport)
   if (noted === null) return report;
   if (reportsOf(noted).some((kept) => sameReport(kept, report))) return undefined;
   const later = noted.later ?? [];
-  if (later.length < LATER_REPORTS_KEPT) return { ...noted, later: [...later, report] };
-  return noted.laterTruncated ? undefined : { ...noted, laterTruncated: true };
+  if (later.length < LATER_REPORTS_KEPT) return reopened({ ...noted, later: [...later, report] });
+  return noted.laterTruncated ? undefined : reopened({ ...noted, laterTruncated: true });
+}
+
+/** A discrepancy that changed: held again, its settlement (if any) kept among the earlier ones. */
+function reopened({ settled, ...discrepancy }: PaymentDiscrepancy): PaymentDiscrepancy {
+  return settled === undefined ? discrepancy : { ...discrepancy, settledBefore: [...(discrepancy.settledBefore ?? []), settled] };
 }
 
 /**

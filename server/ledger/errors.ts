@@ -32,7 +32,7 @@ export class LedgerNotFound extends LedgerError {
   }
 }
 
-export type ConflictReason = 'order_id_taken' | 'operation_id_taken' | 'event_not_unmatched';
+export type ConflictReason = 'order_id_taken' | 'operation_id_taken' | 'event_not_unmatched' | 'no_discrepancy' | 'discrepancy_changed' | 'discrepancy_settled';
 
 export class LedgerConflict extends LedgerError {
   readonly code = 'conflict';

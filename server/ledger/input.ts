@@ -14,6 +14,9 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.ou
   throw new InvalidLedgerInput(field, issue?.message ?? 'is invalid');
 }
 
+/** The most a settlement's note holds: a sentence or two, what was done and where. */
+export const SETTLEMENT_NOTE_MAX = 500;
+
 export const minorAmount = z
   .number({ error: 'must be a number of minor units' })
   .int('must be a whole number of minor units')
@@ -213,6 +216,17 @@ export const gatewayEventInput = withoutNul(
     ...paymentDetailsShape,
   }),
 );
+
+/** How a person settled a held order, and the discrepancy's version they read. */
+export const discrepancySettlementInput = z.strictObject({
+  note: z
+    .string()
+    .trim()
+    .min(1, 'must say how the order was settled')
+    .max(SETTLEMENT_NOTE_MAX, `must be at most ${SETTLEMENT_NOTE_MAX} characters`)
+    .refine((note) => !note.includes('\0'), 'must not hold a NUL character'),
+  version: z.number().int('must be a whole number').min(1, 'must be at least 1'),
+});
 
 export const newSavedCardInput = z.strictObject({
   customerId: text(128),

@@ -6,6 +6,7 @@ import { deleteCard, findCard, listCards, saveCard, savePaymentCard, cardholderO
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
+import { settleDiscrepancy } from './held-orders.js';
 import { claimGateway, claimPointOfSale, probeWrite, readLedgerId } from './owner.js';
 import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
@@ -164,6 +165,11 @@ export interface Ledger {
   retryEvent(id: string): Promise<EventIngest | undefined>;
   /** A person settled an unmatched event elsewhere: it stops waiting (reviewEvent in events.ts). */
   reviewEvent(id: string): Promise<StoredEvent | undefined>;
+  /**
+   * A person settled a held order, with the customer or at the gateway, and says how; `version`
+   * is its discrepancy's as they read it (settleDiscrepancy in held-orders.ts).
+   */
+  settleDiscrepancy(orderId: string, settlement: { note: string; version: number }): Promise<Payment | undefined>;
 
   // Saved cards
   saveCard(card: NewSavedCard): Promise<SavedCard>;
@@ -321,6 +327,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     ingestEvent: (event) => ingestEvent(ctx, event),
     retryEvent: (id) => retryEvent(ctx, id),
     reviewEvent: (id) => reviewEvent(ctx, id),
+    settleDiscrepancy: (orderId, settlement) => settleDiscrepancy(ctx, orderId, settlement),
     claimPointOfSale: (posId, handoverFrom) => claimPointOfSale(ctx, posId, handoverFrom),
     claimGateway: (origin, replace) => claimGateway(ctx, origin, replace),
     probeWrite: () => probeWrite(ctx),

@@ -13,6 +13,7 @@ import type { LedgerContext } from './context.js';
 import type { orderListInput } from './input.js';
 import { after, newestFirst, upTo } from './keyset.js';
 import type { PageRequest } from './keyset.js';
+import { UNSETTLED } from './discrepancies.js';
 import { CUSTOMER_EMAIL } from './migrations.js';
 import type { LedgerTables, PaymentRow } from './schema.js';
 
@@ -48,7 +49,8 @@ function conditionsOf(ctx: LedgerContext, query: OrderSearch, only?: Filter): Ma
   if (status !== undefined) conditions.set('status', (eb) => eb(indexed('status', sql.ref('status')), '=', status));
   if (kind !== undefined) conditions.set('kind', (eb) => eb('method', kind === 'verifications' ? '=' : '<>', 'lookup'));
   if (sessionId !== undefined) conditions.set('sessionId', (eb) => eb('session_id', '=', sessionId));
-  if (held === true) conditions.set('held', (eb) => eb(indexed('held', sql.ref('mismatch_report')), 'is not', null));
+  // The held payments' index, then whether a person settled each (few rows, read whole).
+  if (held === true) conditions.set('held', (eb) => eb.and([eb(indexed('held', sql.ref('mismatch_report')), 'is not', null), sql<SqlBool>`${sql.raw(UNSETTLED[ctx.dialect])}`]));
   // Lower-cased by the database, as its index is: SQLite's lower() leaves all but ASCII as it
   // is, so JavaScript's would miss an address such as "Олена@…" even typed exactly.
   if (email !== undefined) conditions.set('email', (eb) => eb(indexed('email', sql.raw(CUSTOMER_EMAIL[ctx.dialect])), '=', sql<string>`lower(${email})`));

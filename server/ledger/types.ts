@@ -208,6 +208,23 @@ export interface PaymentDiscrepancy extends DiscrepancyReport {
   readonly later?: readonly DiscrepancyReport[];
   /** Set when more distinct reports came than `later` keeps: those a webhook brought stay among the order's webhook events, unmatched. */
   readonly laterTruncated?: true;
+  /**
+   * Set while a person's settlement covers every report kept: the order is no longer held.
+   * A later report moves it to `settledBefore`, and the order is held again.
+   */
+  readonly settled?: DiscrepancySettlement;
+  /** Settlements a later report reopened, oldest first. */
+  readonly settledBefore?: readonly DiscrepancySettlement[];
+}
+
+/** A person settled a held order (with the customer, or at the gateway) and said how. */
+export interface DiscrepancySettlement {
+  /** When it was marked settled (epoch ms). */
+  readonly settledAt: number;
+  /** What the person did, in their words. */
+  readonly note: string;
+  /** The discrepancy's version it settled (discrepancyVersion: its reports, and its truncation). */
+  readonly version: number;
 }
 
 /** A settled operation (`operation`, its `id`) told again with another amount, in minor units. */
@@ -612,6 +629,8 @@ export interface LedgerBacklog {
   readonly parkedEvents: number;
   /** Webhook events that match no order, kept for a person to see. */
   readonly unmatchedEvents: number;
+  /** Payments held for a discrepancy no person has settled yet. */
+  readonly heldPayments: number;
 }
 
 export interface StaleQuery {

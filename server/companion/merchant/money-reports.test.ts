@@ -123,6 +123,13 @@ describe('GET /api/exports/orders', () => {
     expect((await exported('?status=success&currency=UAH&amount=1010')).map((row) => row.order_id)).toEqual([tea]);
     expect((await exported('?email=O.Koval@example.com')).map((row) => row.order_id)).toEqual([tea]);
     expect(await exported(`?created_from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+
+    // Held, until a person settles it: then when they did.
+    await stack.ledger.recordGatewayOperation(hotel, { kind: 'refund', amount: 9000, status: 'success', operationId: 'portal-refund', shown: 1 });
+    expect((await exported('?held=true')).map((row) => [row.order_id, row.held, row.discrepancy_settled_at])).toEqual([[hotel, 'true', '']]);
+    const settled = await stack.json('POST', `/api/orders/${hotel}/settle-discrepancy`, 200, { admin: true, body: { note: 'Refunded twice by mistake in the portal; the customer returned it', version: 1 } });
+    expect(await exported('?held=true')).toEqual([]);
+    expect((await exported()).find((row) => row.order_id === hotel)).toMatchObject({ held: 'false', discrepancy_settled_at: settled.order.discrepancy.settled.settled_at });
   });
 
   it('keeps customers’ text as text: quoted, and never run as a formula', async () => {

@@ -14,7 +14,7 @@ import { setImmediate as loopTurn } from 'node:timers/promises';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { decimalMinorUnits } from '@payform/gateway';
-import { amountPaid } from '../../ledger/index.js';
+import { amountPaid, isHeld } from '../../ledger/index.js';
 import type { Ledger, OrderListQuery as LedgerOrderQuery, OrderTotals, Payment } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { validate } from '../http/validate.js';
@@ -66,7 +66,9 @@ const COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [
   ['transaction_id', (row) => row.payment.transactionId],
   ['status_code', (row) => row.payment.statusCode],
   ['status_description', (row) => row.payment.statusDescription],
-  ['held', (row) => (row.payment.discrepancy ? 'true' : 'false')],
+  ['held', (row) => (isHeld(row.payment.discrepancy) ? 'true' : 'false')],
+  // A discrepancy a person settled: when, so the file tells it from an order never held.
+  ['discrepancy_settled_at', (row) => (row.payment.discrepancy?.settled ? new Date(row.payment.discrepancy.settled.settledAt).toISOString() : null)],
 ];
 
 export const EXPORT_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);

@@ -14,6 +14,7 @@
  *   POST /api/orders/:order_id/split-refund   { amount?, split, comment? }
  *   POST /api/orders/:order_id/cancel         unpaid hosted payment only
  *   POST /api/orders/:order_id/resend-webhook { operation?, transaction_id? }
+ *   POST /api/orders/:order_id/settle-discrepancy { note, version }   a person settled a held order (held-orders.ts)
  *   GET  /api/orders/:order_id/receipt        ?format=html|pdf&transaction_id=
  */
 import { Hono } from 'hono';
@@ -27,6 +28,8 @@ import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { OrderId } from '../checkout/session-request.js';
 import { fromGateway } from './balance-routes.js';
+import { SettleDiscrepancyRequest } from './held-orders.js';
+import type { SettledOrder } from './held-orders.js';
 import { sendDocument } from './documents.js';
 import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
@@ -244,6 +247,15 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const body = c.req.valid('json');
     const operation = await c.var.services.operations.resendWebhook(orderId(c), body.operation, body.transaction_id);
     return c.json({ requested: true, operation } satisfies ResendAnswer, 202);
+  });
+
+  orders.post('/:order_id/settle-discrepancy', validate('json', SettleDiscrepancyRequest), async (c) => {
+    const { ledger, logger } = c.var.services;
+    const id = orderId(c);
+    const payment = await ledger.settleDiscrepancy(id, c.req.valid('json'));
+    if (!payment) throw ApiProblem.notFound('The order', 'order_not_found');
+    logger.info('a held order was settled', { order_id: id, version: payment.discrepancy?.settled?.version });
+    return c.json({ order: paymentView(payment) } satisfies SettledOrder);
   });
 
   orders.get('/:order_id/receipt', validate('query', OrderReceiptQuery), async (c) => {

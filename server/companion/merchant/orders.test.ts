@@ -172,6 +172,38 @@ describe('reading orders', () => {
     }
   });
 
+  it('settles a held order as read, saying how: it leaves the held list, and a further report holds it again', async () => {
+    const plain = await paidOrder();
+    const held = await paidOrder();
+    const portalRefund = (operationId: string, amount: number) =>
+      stack.ledger.recordGatewayOperation(held, { kind: 'refund', amount, status: 'success', operationId, shown: 1 });
+    await portalRefund('portal-refund-1', 5000);
+    const settle = (orderId: string, status: number, body: unknown) => stack.json('POST', `/api/orders/${orderId}/settle-discrepancy`, status, { admin: true, body });
+    expect((await stack.json('GET', `/api/orders/${held}`, 200, { admin: true })).order.discrepancy).toMatchObject({ version: 1, settled: null, settled_before: [] });
+
+    // Refused, naming the field or the rule, and nothing changes.
+    const number = cardNumber('success');
+    expect((await settle(held, 400, { note: ' ', version: 1 })).error.fields).toEqual({ note: 'must say how the order was settled' });
+    expect((await settle(held, 400, { note: 'Refunded', version: 0 })).error.fields).toEqual({ version: 'must be at least 1' });
+    expect((await settle(held, 400, { note: 'x'.repeat(501), version: 1 })).error.fields.note).toMatch(/at most 500 characters/);
+    expect((await settle(held, 409, { note: 'Refunded', version: 2 })).error.code).toBe('discrepancy_changed');
+    expect((await settle(plain, 409, { note: 'Refunded', version: 1 })).error.code).toBe('no_discrepancy');
+    expect((await settle('no-such-order', 404, { note: 'Refunded', version: 1 })).error.code).toBe('order_not_found');
+    expect((await stack.json('GET', '/api/orders?held=true', 200, { admin: true })).orders.map((order: { order_id: string }) => order.order_id)).toEqual([held]);
+
+    const settled = await settle(held, 200, { note: `Customer called: kept the refund, card ${number}`, version: 1 });
+    expect(settled.order.discrepancy).toMatchObject({ refunded_amount: 5000, version: 1, settled: { version: 1, note: 'Customer called: kept the refund, card [card number]' } });
+    expect(JSON.stringify(settled)).not.toContain(number);
+    expect((await stack.json('GET', '/api/orders?held=true', 200, { admin: true })).orders).toEqual([]);
+    expect((await settle(held, 409, { note: 'Again', version: 1 })).error.code).toBe('discrepancy_settled');
+
+    // Another refund in the portal: news nobody settled, held again with the first settlement kept.
+    await portalRefund('portal-refund-2', 100);
+    const reopened = (await stack.json('GET', `/api/orders/${held}`, 200, { admin: true })).order.discrepancy;
+    expect(reopened).toMatchObject({ version: 2, settled: null, settled_before: [{ version: 1 }], later: [{ refunded_amount: 5100 }] });
+    expect((await stack.json('GET', '/api/orders?held=true', 200, { admin: true })).orders.map((order: { order_id: string }) => order.order_id)).toEqual([held]);
+  });
+
   it('shows where a session declined first was paid in the end: its attempts, and a list by session', async () => {
     const session = await stack.openSession({ amount: 1010 });
     expect((await (await stack.pay(session.id, payBody({ card: card('rejected') }))).json()).status).toBe('failure');

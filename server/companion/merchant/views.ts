@@ -5,8 +5,8 @@
  */
 import * as z from 'zod';
 import { readWebhookEvent } from '@payform/gateway';
-import { LATER_REPORTS_KEPT } from '../../ledger/index.js';
-import type { CheckoutSession, CustomerDetails, DiscrepancyReport, ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
+import { discrepancyVersion, LATER_REPORTS_KEPT } from '../../ledger/index.js';
+import type { CheckoutSession, CustomerDetails, DiscrepancyReport, DiscrepancySettlement, ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
 import { AmountView as Amount } from '../http/amounts.js';
 import { redactForStorage } from '../log/redact.js';
 
@@ -41,6 +41,14 @@ const DiscrepancyReportView = z
   })
   .describe('One report of the gateway’s that contradicts the order');
 
+const SettlementView = z
+  .object({
+    settled_at: Timestamp,
+    note: z.string().describe('How the person settled it, in their words'),
+    version: z.int().describe('The discrepancy’s version it settled'),
+  })
+  .describe('A person settled the held order, with the customer or at the gateway');
+
 // The first report stays at the top, where it always was; later distinct ones are added beside
 // it, so what merchants read of it today reads the same.
 export const DiscrepancyView = DiscrepancyReportView.extend({
@@ -48,6 +56,9 @@ export const DiscrepancyView = DiscrepancyReportView.extend({
     .array(DiscrepancyReportView)
     .describe(`Distinct reports the gateway made after the first (at most ${LATER_REPORTS_KEPT}), oldest first: e.g. a payment paid short, then refunded past what was paid. Each one is told the hook and the live feed again`),
   later_truncated: z.boolean().describe('More distinct reports came than `later` keeps: those a webhook brought stay among the order’s webhook events, unmatched'),
+  version: z.int().describe('How many times the discrepancy changed: its reports, and the truncation. Settling names the version read (POST /api/orders/{order_id}/settle-discrepancy)'),
+  settled: SettlementView.nullable().describe('A person’s settlement covering every report: the order is no longer held. Null while it is held'),
+  settled_before: z.array(SettlementView).describe('Settlements a later report reopened, oldest first'),
 }).describe(
   'What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, a capture or refund it made that the merchant was told never happened, or a settled one it restated with another amount: held, do not fulfil. The top level is the first report; `later` holds each distinct one after it',
 );
@@ -206,7 +217,18 @@ function customerView({ taxId, ...rest }: CustomerDetails): z.output<typeof Cust
 /** What the gateway reported, amounts in minor units of their own currency. */
 function discrepancyView(noted: PaymentDiscrepancy | null): z.output<typeof DiscrepancyView> | null {
   if (!noted) return null;
-  return { ...reportView(noted), later: (noted.later ?? []).map(reportView), later_truncated: noted.laterTruncated === true };
+  return {
+    ...reportView(noted),
+    later: (noted.later ?? []).map(reportView),
+    later_truncated: noted.laterTruncated === true,
+    version: discrepancyVersion(noted),
+    settled: noted.settled ? settlementView(noted.settled) : null,
+    settled_before: (noted.settledBefore ?? []).map(settlementView),
+  };
+}
+
+function settlementView(settlement: DiscrepancySettlement): z.output<typeof SettlementView> {
+  return { settled_at: iso(settlement.settledAt), note: settlement.note, version: settlement.version };
 }
 
 function reportView(reported: DiscrepancyReport): z.output<typeof DiscrepancyReportView> {

@@ -23,6 +23,7 @@ import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '../merchant/operation-request.js';
 import { DownloadLink, ReceiptsLink } from '../merchant/download-links.js';
+import { SettleDiscrepancyRequest, SettledOrder } from '../merchant/held-orders.js';
 import { CancelledOrder, OperationAnswer, OrderFilterQuery, OrderListQuery, OrderPage, OrderReceiptQuery, ResendAnswer, SignedOrderFilterQuery } from '../merchant/order-routes.js';
 import { UnpaidSession } from '../merchant/unpaid-order.js';
 import { ChargeAnswer, ChargeRequest } from '../merchant/saved-card-charges.js';
@@ -126,6 +127,7 @@ export const VIEWS: Readonly<Record<string, z.ZodType>> = {
   OrderPage,
   OperationAnswer,
   CancelledOrder,
+  SettledOrder,
   ResendAnswer,
   WaitingEventPage,
   ReviewedEvent,
@@ -196,6 +198,7 @@ export const API: readonly ApiOperation[] = [
   { method: 'post', path: '/api/orders/:order_id/split-refund', operationId: 'splitRefundOrder', tag: 'Orders', summary: 'Refund sub-merchants’ shares of a split payment', params: ORDER, access: 'admin', body: SplitRefundRequest, responses: operationAnswers },
   { method: 'post', path: '/api/orders/:order_id/cancel', operationId: 'cancelOrder', tag: 'Orders', summary: 'Cancel an unpaid hosted payment', params: ORDER, access: 'admin', responses: { 200: json('The cancelled payment', CancelledOrder), 404: problem('Unknown order (order_not_found), or one the gateway does not know (not_found_at_gateway)'), 409: problem('not_cancellable: not an unpaid hosted payment; order_not_paid: its checkout session has no payment yet (`session`: its id and status)'), 422: problem('gateway_rejected: refused by the gateway') } },
   { method: 'post', path: '/api/orders/:order_id/resend-webhook', operationId: 'resendOrderWebhook', tag: 'Orders', summary: 'Ask the gateway to send an operation’s webhook again', params: ORDER, access: 'admin', body: ResendRequest, responses: { 202: json('Requested', ResendAnswer), 404: problem('Unknown order (order_not_found), or the gateway knows no such order or operation (not_found_at_gateway)'), 409: problem('order_not_paid: its checkout session has no payment yet, so there is no webhook to send (`session`: its id and status)'), 422: problem('gateway_rejected: refused by the gateway (fields name what)') } },
+  { method: 'post', path: '/api/orders/:order_id/settle-discrepancy', operationId: 'settleOrderDiscrepancy', tag: 'Orders', summary: 'Mark a held order settled (with the customer or at the gateway), saying how', params: ORDER, access: 'admin', body: SettleDiscrepancyRequest, responses: { 200: json('The payment, its discrepancy settled', SettledOrder), 404: problem('Unknown order (order_not_found)'), 409: problem('no_discrepancy: the order is not held; discrepancy_changed: the gateway reported again since `version` was read (read the order, then settle its version); discrepancy_settled: settled already') } },
   { method: 'get', path: '/api/orders/:order_id/receipt', operationId: 'getOrderReceipt', tag: 'Orders', summary: 'The order’s receipt from the gateway', params: ORDER, access: 'admin', query: OrderReceiptQuery, responses: { 200: content('HTML or PDF', 'text/html', 'application/pdf'), 404: problem('Unknown order (order_not_found), or no receipt at the gateway (not_found_at_gateway)'), 409: problem('payment_not_successful: the payment was declined or is not paid yet, and the gateway makes receipts of successful payments; order_not_paid: its checkout session has no payment yet (`session`: its id and status)'), 422: problem('gateway_rejected: refused by the gateway (fields name what)') } },
   // Balances and reports
   { method: 'get', path: '/api/balances/accounts', operationId: 'listAccounts', tag: 'Balances', summary: 'Balances of the merchant’s accounts', access: 'admin', responses: { 200: json('accounts', AccountList) } },

@@ -106,6 +106,19 @@ describe('GET /metrics', () => {
     expect(metrics.get('payform_webhook_events_waiting{outcome="parked"}')).toBe(0);
   });
 
+  it('gauges the orders held for a person until one settles them', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    const session = await stack.openSession();
+    expect((await pay(stack, session)).status).toBe('success');
+    const held = async () => samples(await (await scrape(stack)).text()).get('payform_held_orders');
+    expect(await held()).toBe(0);
+    // A refund made in the gateway's portal past what was paid.
+    await stack.ledger.recordGatewayOperation(session.order_id, { kind: 'refund', amount: session.amount * 2, status: 'success', operationId: 'portal-refund', shown: 1 });
+    expect(await held()).toBe(1);
+    await stack.json('POST', `/api/orders/${session.order_id}/settle-discrepancy`, 200, { admin: true, body: { note: 'The customer returned the double refund', version: 1 } });
+    expect(await held()).toBe(0);
+  });
+
   it('counts an attempt the gateway never decided apart from the declines', async () => {
     const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
     await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 429, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' } });

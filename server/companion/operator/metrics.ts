@@ -59,6 +59,7 @@ export class CompanionMetrics {
   readonly #reconciliationStalled: Gauge;
   readonly #indexBuild: Gauge<'state'>;
   readonly #discrepancies: Counter;
+  readonly #heldOrders: Gauge;
   /** Which calls the refusal under way was on: one with the endpoints key may be that key's alone. */
   #refusedOn: 'keyed' | 'keyless' | undefined;
   /** The backlog read under way: a scrape while one is still held joins it rather than start another. */
@@ -82,6 +83,7 @@ export class CompanionMetrics {
     this.#unfinished = new Gauge({ name: 'payform_unfinished_payments', help: 'Payments in init or pending waiting for the gateway (not those ended as never sent): the reconciliation backlog (every instance on the database)', registers });
     this.#oldestAge = new Gauge({ name: 'payform_oldest_unfinished_payment_age_seconds', help: 'Age of the oldest payment waiting for the gateway (as payform_unfinished_payments); 0 when there is none', registers });
     this.#unsettled = new Gauge({ name: 'payform_unsettled_operations', help: 'Captures, voids and refunds without the gateway’s answer yet', registers });
+    this.#heldOrders = new Gauge({ name: 'payform_held_orders', help: 'Orders held for a discrepancy no person has settled yet (POST /api/orders/{order_id}/settle-discrepancy): do not fulfil them (every instance on the database)', registers });
     this.#waitingEvents = new Gauge({ name: 'payform_webhook_events_waiting', help: 'Webhook events stored and not applied: parked (waiting for their reservation) or unmatched (for a person)', labelNames: ['outcome'], registers });
     this.#credentialsRefused = new Gauge({ name: 'payform_gateway_credentials_refused', help: '1 from a call the gateway refused 401 or 403 until it takes a call with the same credentials again, else 0', registers });
     this.#credentialsRefused.set(0);
@@ -199,6 +201,7 @@ export class CompanionMetrics {
       this.#unsettled.set(backlog.unsettledOperations);
       this.#waitingEvents.set({ outcome: 'parked' }, backlog.parkedEvents);
       this.#waitingEvents.set({ outcome: 'unmatched' }, backlog.unmatchedEvents);
+      this.#heldOrders.set(backlog.heldPayments);
       this.#reconciliationStalled.set(backlog.reconciliationOverdue ? 1 : 0);
     } catch {
       this.#ledgerUp.set(0);

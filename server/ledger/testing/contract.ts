@@ -1529,6 +1529,42 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect((await ledger.listOrders()).orders).toHaveLength(4);
       });
 
+      it('settles a held order as read: it leaves the held list until the gateway reports again', async () => {
+        const short = await claimedPayment(ledger);
+        await ledger.advancePayment(short.orderId, { status: 'success', amount: short.amount, paidAmount: 1, paidCurrency: short.currency });
+        const plain = await paidOrder(ledger);
+        expect(await ledger.backlog()).toMatchObject({ heldPayments: 1 });
+
+        expect(await ledger.settleDiscrepancy('no-such-order', { note: 'refunded', version: 1 })).toBeUndefined();
+        await expect(ledger.settleDiscrepancy(plain.orderId, { note: 'refunded', version: 1 })).rejects.toMatchObject({ reason: 'no_discrepancy' });
+        await expect(ledger.settleDiscrepancy(short.orderId, { note: 'refunded', version: 2 })).rejects.toMatchObject({ reason: 'discrepancy_changed' });
+        await expect(ledger.settleDiscrepancy(short.orderId, { note: '  ', version: 1 })).rejects.toMatchObject({ field: 'note' });
+        await expect(ledger.settleDiscrepancy(short.orderId, { note: 'x'.repeat(501), version: 1 })).rejects.toBeInstanceOf(InvalidLedgerInput);
+        expect((await ledger.getPayment(short.orderId))?.discrepancy?.settled).toBeUndefined();
+
+        clock.advance(1000);
+        const settled = await ledger.settleDiscrepancy(short.orderId, { note: ' Refunded the 0.01 paid in the portal ', version: 1 });
+        expect(settled).toMatchObject({ status: 'init', discrepancy: { paidAmount: 1, settled: { note: 'Refunded the 0.01 paid in the portal', version: 1, settledAt: clock.now } } });
+        expect((await ledger.listOrders({ held: true })).orders).toEqual([]);
+        expect(await ledger.backlog()).toMatchObject({ heldPayments: 0 });
+        await expect(ledger.settleDiscrepancy(short.orderId, { note: 'again', version: 1 })).rejects.toMatchObject({ reason: 'discrepancy_settled' });
+        // The books are as they were: the mark is a person's, not the gateway's word.
+        expect(await ledger.getPayment(short.orderId)).toMatchObject({ status: 'init', finalizedAt: null });
+
+        // A further report is one nobody settled: held again, the settlement kept.
+        clock.advance(1000);
+        await ledger.advancePayment(short.orderId, { status: 'success', amount: short.amount, paidAmount: 2, paidCurrency: short.currency });
+        const reopened = (await ledger.getPayment(short.orderId))?.discrepancy;
+        expect(reopened).toMatchObject({ later: [{ paidAmount: 2 }], settledBefore: [{ version: 1 }] });
+        expect(reopened?.settled).toBeUndefined();
+        expect((await ledger.listOrders({ held: true })).orders.map((order) => order.orderId)).toEqual([short.orderId]);
+        expect(await ledger.backlog()).toMatchObject({ heldPayments: 1 });
+        expect(await ledger.settleDiscrepancy(short.orderId, { note: 'Both refunded', version: 2 })).toMatchObject({ discrepancy: { settled: { version: 2 }, settledBefore: [{ version: 1 }] } });
+        // A repeat of a report kept is no news, and leaves it settled.
+        await ledger.advancePayment(short.orderId, { status: 'success', amount: short.amount, paidAmount: 2, paidCurrency: short.currency });
+        expect((await ledger.listOrders({ held: true })).orders).toEqual([]);
+      });
+
       it('pages orders newest first with a stable cursor and filters by status', async () => {
         const created: string[] = [];
         for (let i = 0; i < 7; i++) {

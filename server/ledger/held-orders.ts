@@ -1,0 +1,45 @@
+// A person settles a held order: the gateway reported what contradicts it (discrepancies.ts),
+// and they put it right with the customer or at the gateway. The reports stay; the mark says so.
+import type { LedgerContext } from './context.js';
+import { discrepancyVersion } from './discrepancies.js';
+import { LedgerConflict } from './errors.js';
+import { discrepancySettlementInput, parseInput } from './input.js';
+import { getPayment } from './payments.js';
+import { toPayment } from './rows.js';
+import type { Payment } from './types.js';
+
+/**
+ * A person settled a held order — with the customer, or at the gateway — and says how: the
+ * discrepancy is kept whole, marked settled, and the order leaves the held list. `version` is the
+ * discrepancy's as the person read it: a report that came since is one they have not seen, so the
+ * mark is refused (`discrepancy_changed`) rather than laid over it; one that comes after it holds
+ * the order again. The payment as it is then, or undefined for an unknown order.
+ */
+export async function settleDiscrepancy(ctx: LedgerContext, orderId: string, input: { note: string; version: number }): Promise<Payment | undefined> {
+  const { note, version } = parseInput(discrepancySettlementInput, input);
+  const payment = await getPayment(ctx, ctx.db, orderId);
+  if (!payment) return undefined;
+  const { discrepancy } = payment;
+  if (discrepancy === null) throw new LedgerConflict('no_discrepancy', `Order ${orderId} is not held: the gateway reported nothing that contradicts it`);
+  if (discrepancy.settled !== undefined) throw new LedgerConflict('discrepancy_settled', `Order ${orderId} is settled already (${new Date(discrepancy.settled.settledAt).toISOString()}): a further report of the gateway's would hold it again`);
+  const current = discrepancyVersion(discrepancy);
+  if (version !== current) throw changedSince(orderId, current);
+  const settled = { ...discrepancy, settled: { settledAt: ctx.now(), note, version } };
+  // Only while the column holds what was read: a report noted meanwhile is not settled unseen.
+  const row = await ctx.db
+    .updateTable('payments')
+    .set({ mismatch_report: JSON.stringify(settled), updated_at: ctx.now() })
+    .where('order_id', '=', orderId)
+    .where('mismatch_report', '=', JSON.stringify(discrepancy))
+    .returningAll()
+    .executeTakeFirst();
+  if (row) return toPayment(row);
+  const now = await getPayment(ctx, ctx.db, orderId);
+  throw now?.discrepancy?.settled !== undefined
+    ? new LedgerConflict('discrepancy_settled', `Order ${orderId} was settled meanwhile`)
+    : changedSince(orderId, now?.discrepancy ? discrepancyVersion(now.discrepancy) : current);
+}
+
+function changedSince(orderId: string, version: number): LedgerConflict {
+  return new LedgerConflict('discrepancy_changed', `Order ${orderId}'s discrepancy is at version ${version}: the gateway reported again since it was read. Read the order, then settle that version`);
+}
