@@ -237,6 +237,35 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   // Each table of the detail is named by its heading, as the orders list's is by its caption.
   for (const name of ['Operations', 'Webhook events']) await expect(backOffice.detail.getByRole('table', { name, exact: true })).toBeVisible();
   await expectNoAxeViolations(page, 'the back office with a held order');
+
+  // Settled with the customer: said how. A report that comes while the dialog is open is read first.
+  await notice.getByRole('button', { name: 'Mark settled…' }).click();
+  const dialog = page.getByRole('dialog', { name: `Mark settled · ${orderId}` });
+  const note = dialog.getByRole('textbox', { name: 'How it was settled' });
+  await dialog.getByRole('button', { name: 'Mark settled' }).click();
+  expect(await note.evaluate((field: HTMLTextAreaElement) => field.validationMessage)).toBe('Say how the order was settled.');
+  await expectNoAxeViolations(page, 'the dialog that marks a held order settled');
+  const third = { ...event, operation_id: randomUUID(), amount: toWireAmount(order.amount / 2, order.currency), created_at: '2030-01-17T09:30:00.000' };
+  expect(await (await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(third, TEST_PROJECT_DEFAULTS.apiSecret) } })).json()).toMatchObject({ outcome: 'applied' });
+  await note.fill('Refunded twice in the portal by mistake; the customer paid it back by bank transfer.');
+  await dialog.getByRole('button', { name: 'Mark settled' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(backOffice.detail.getByText(/^The gateway reported again on order .+ since it was opened: read the new report above/)).toBeVisible();
+  await expect(notice).toContainText(/Then, .+:\s*Refunds at the gateway add up to UAH\s1,470\.00, more than was paid\./);
+  await expect(backOffice.row(orderId)).toContainText('Held');
+
+  await notice.getByRole('button', { name: 'Mark settled…' }).click();
+  await note.fill('Refunded three times in the portal by mistake; the customer paid it back by bank transfer.');
+  await dialog.getByRole('button', { name: 'Mark settled' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: `Order ${orderId} is settled: it is no longer held.` })).toBeAttached();
+  await expect(notice).toContainText('How: Refunded three times in the portal by mistake');
+  await expect(notice).toContainText('Refunds at the gateway add up to UAH 840.00, more than was paid.');
+  await expect(notice.getByRole('button', { name: 'Mark settled…' })).toHaveCount(0);
+  // No longer among the held orders, in the page or the API.
+  await expect(backOffice.row(orderId)).toHaveCount(0);
+  const held = await (await request.get(`${stack.shop}/api/orders?held=true`, { headers: admin })).json();
+  expect(held.orders.map((listed: { order_id: string }) => listed.order_id)).not.toContain(orderId);
 });
 
 test('the list says what each order came to: refunded, in part, voided, captured for less', async ({ page, request, stack, backOffice }) => {

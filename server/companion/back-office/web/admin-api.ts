@@ -234,6 +234,19 @@ export interface Discrepancy extends DiscrepancyReport {
   readonly later: readonly DiscrepancyReport[];
   /** More came than `later` keeps: the rest are in the order's events and the log. */
   readonly later_truncated: boolean;
+  /** How many times it changed: what settling it names (a report since is refused). */
+  readonly version: number;
+  /** A person's settlement covering every report; null while it is held. */
+  readonly settled: Settlement | null;
+  /** Settlements a later report reopened, oldest first. */
+  readonly settled_before: readonly Settlement[];
+}
+
+/** A person settled a held order, with the customer or at the gateway, and said how. */
+export interface Settlement {
+  readonly settled_at: string;
+  readonly note: string;
+  readonly version: number;
 }
 
 export interface OrderSummary {

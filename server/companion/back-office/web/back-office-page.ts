@@ -25,6 +25,8 @@ import { FeedAnnouncer } from './feed-announcer.js';
 import type { Echo } from './feed-announcer.js';
 import type { FeedState } from './live-feed.js';
 import { chargeDialog, chargeSavedCard } from './charge-dialog.js';
+import { settleDialog, settleOrder } from './settle-dialog.js';
+import type { SettleDraft } from './settle-dialog.js';
 import type { ChargeAnswer, ChargeDraft, ChargeRequest } from './charge-dialog.js';
 import { operationDialog } from './operation-dialog.js';
 import type { OperationAction, OperationDraft, OperationRequest } from './operation-dialog.js';
@@ -70,6 +72,8 @@ let periodEditing = false;
 /** Why the dates typed were not taken, by field. */
 let periodProblem: { readonly field: 'from' | 'to'; readonly problem: 'period.noDate' | 'period.toBeforeFrom' } | undefined;
 let chargeDraft: ChargeDraft | undefined;
+/** The open "Mark settled" dialog: its order as the operator read it, never updated under them. */
+let settleDraft: SettleDraft | undefined;
 /** The last saved-card charge waiting for the customer's 3-D Secure: its link is shown to pass on. */
 let challenge: ChargeAnswer | undefined;
 let selected = new URLSearchParams(location.search).get('order') ?? undefined;
@@ -148,7 +152,8 @@ function content(): TemplateResult {
       }, handlers)}
     </div>
     ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}
-    ${chargeDraft ? chargeDialog(chargeDraft, { submit: charge, typed: chargeTyped, close: closeChargeDialog }) : nothing}`;
+    ${chargeDraft ? chargeDialog(chargeDraft, { submit: charge, typed: chargeTyped, close: closeChargeDialog }) : nothing}
+    ${settleDraft ? settleDialog(settleDraft, { submit: settle, close: closeSettleDialog }) : nothing}`;
 }
 
 function signInView(): TemplateResult {
@@ -208,6 +213,13 @@ const handlers = {
     chargeDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey(), typed: '' };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.charge-dialog')?.showModal();
+  },
+  settle() {
+    if (!detail) return;
+    rememberOpener();
+    settleDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey() };
+    page.refresh();
+    document.querySelector<HTMLDialogElement>('dialog.settle-dialog')?.showModal();
   },
   more() {
     void loadOrders('more');
@@ -395,6 +407,45 @@ async function charge(request: ChargeRequest): Promise<void> {
     focusNotice('dialog.charge-dialog');
     if (outcomeUnknown(failed)) void loadOrders();
   }
+}
+
+async function settle(note: string): Promise<void> {
+  if (!settleDraft) return;
+  const { order, idempotencyKey } = settleDraft;
+  const orderId = order.order_id;
+  settleDraft = { ...settleDraft, busy: true, error: undefined };
+  page.refresh();
+  // Seen on the order (values isolated) and heard.
+  const tell = (key: 'done.settled' | 'settle.changed' | 'settle.already') => {
+    detailNotice = { orderId, text: t(key, { order: isolated(orderId) }) };
+    announce(t(key, { order: orderId }));
+  };
+  try {
+    await settleOrder(token!, order, note, idempotencyKey);
+    closeSettleDialog();
+    tell('done.settled');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return refused();
+    const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
+    // The order changed under the dialog: what it now holds is read and shown, not settled unread.
+    const changed = failed.code === 'discrepancy_changed' || failed.code === 'no_discrepancy' ? 'settle.changed' : failed.code === 'discrepancy_settled' ? 'settle.already' : undefined;
+    if (!changed) {
+      settleDraft = settleDraft && { ...settleDraft, busy: false, error: failed };
+      page.refresh();
+      return focusNotice('dialog.settle-dialog');
+    }
+    closeSettleDialog();
+    tell(changed);
+  }
+  await Promise.all([loadDetail(), loadOrders()]);
+}
+
+function closeSettleDialog(): void {
+  const dialog = document.querySelector<HTMLDialogElement>('dialog.settle-dialog');
+  settleDraft = undefined;
+  if (dialog?.open) dialog.close();
+  page.refresh();
+  returnFocus();
 }
 
 function chargeTyped(text: string): void {

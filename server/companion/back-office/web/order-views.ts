@@ -19,6 +19,7 @@ import type { DiscrepancyReport, ListedOrder, Operation, OrderDetail, OrderSumma
 import { gatewayForgot, neverDecided, orderOutcome } from './order-outcome.js';
 import type { OutcomeState } from './order-outcome.js';
 import { chargeable } from './charge-dialog.js';
+import { settleable } from './settle-dialog.js';
 import { subMerchantName } from './page-config.js';
 import { applicableActions } from './order-actions.js';
 import { ACTION_NAMES } from './operation-dialog.js';
@@ -74,6 +75,8 @@ export interface OrderHandlers extends PeriodHandlers {
   kind(kind: OrderKind): void;
   /** Charge the saved card of the open order's customer. */
   charge(): void;
+  /** Mark the open order, held for a discrepancy, settled. */
+  settle(): void;
   select(orderId: string): void;
   /** Lists the orders Find matches; undefined: every order again. */
   search(search: OrderSearch | undefined): void;
@@ -135,19 +138,36 @@ function orderAmount(order: OrderSummary, totals: Totals) {
   return html`${shownAmount(outcome.cameTo, order.currency)} <span class="amount-asked">${t('outcome.was', { amount: shownAmount(order.amount, order.currency) })}</span>`;
 }
 
-/** An order the gateway contradicted: held for a person (heldNotice says why). */
-const heldBadge = (order: OrderSummary) => (order.discrepancy ? html` <span class="badge badge--held">${t('held.badge')}</span>` : nothing);
+/** An order the gateway contradicted that no one has settled: held for a person (heldNotice says why). */
+const heldBadge = (order: OrderSummary) => (settleable(order) ? html` <span class="badge badge--held">${t('held.badge')}</span>` : nothing);
 
-/** What the gateway reported that holds the order — every report, a line for each thing — and what to do. */
-function heldNotice(order: OrderSummary): TemplateResult | typeof nothing {
+/**
+ * What the gateway reported that holds the order — every report, a line for each thing, and the
+ * settlements a later report reopened where they came — and what to do; once a person settled
+ * it, when and how, the reports kept below.
+ */
+function heldNotice(order: OrderSummary, settle: () => void): TemplateResult | typeof nothing {
   const held = order.discrepancy;
   if (!held) return nothing;
-  const later = held.later.map((report) => [t('held.later', { time: isolated(time(report.noted_at, true)) }), ...reportLines(report, order)]);
+  // A settlement covered the reports up to its version: it is said before the next one.
+  const reopened = (version: number) =>
+    held.settled_before.filter((settlement) => settlement.version === version).map((settlement) => t('held.reopened', { time: isolated(time(settlement.settled_at, true)), note: isolated(settlement.note) }));
+  const later = held.later.map((report, i) => [...reopened(i + 1), t('held.later', { time: isolated(time(report.noted_at, true)) }), ...reportLines(report, order)]);
+  const reports = [reportLines(held, order), ...later].flat().map((line) => html`<p>${line}</p>`);
+  // Reopened by the truncation itself: said before it.
+  const more = held.later_truncated ? [...reopened(held.later.length + 1), t('held.more')].map((line) => html`<p>${line}</p>`) : nothing;
+  if (held.settled) {
+    return html`<div class="notice held held--settled">
+      <strong>${t('held.settledHeading', { time: isolated(time(held.settled.settled_at, true)) })}</strong>
+      <p>${t('held.settledNote', { note: isolated(held.settled.note) })}</p>
+      ${reports}${more}
+    </div>`;
+  }
   return html`<div class="notice notice--error held">
     <strong>${t('held.heading')}</strong>
-    ${[reportLines(held, order), ...later].flat().map((line) => html`<p>${line}</p>`)}
-    ${held.later_truncated ? html`<p>${t('held.more')}</p>` : nothing}
+    ${reports}${more}
     <p>${t('held.settle', { time: isolated(time(held.noted_at, true)) })}</p>
+    <p><button type="button" class="button button--small" @click=${settle}>${t('action.settle')}</button></p>
   </div>`;
 }
 
@@ -379,7 +399,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
     </header>
     ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
     ${notice ? html`<p class="notice">${notice}</p>` : nothing}
-    ${heldNotice(order)}
+    ${heldNotice(order, handlers.settle)}
     <dl class="facts">
       ${detail.description ? html`<div class="facts__wide"><dt>${t('detail.description')}</dt><dd>${isolated(detail.description)}</dd></div>` : nothing}
       <div><dt>${t('orders.method')}</dt><dd>${t(METHOD_KEYS[order.method])}</dd></div>
