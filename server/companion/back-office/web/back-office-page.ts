@@ -441,11 +441,7 @@ async function settle(note: string): Promise<void> {
 }
 
 function closeSettleDialog(): void {
-  const dialog = document.querySelector<HTMLDialogElement>('dialog.settle-dialog');
-  settleDraft = undefined;
-  if (dialog?.open) dialog.close();
-  page.refresh();
-  returnFocus();
+  closeModal('dialog.settle-dialog', () => (settleDraft = undefined));
 }
 
 function chargeTyped(text: string): void {
@@ -455,19 +451,20 @@ function chargeTyped(text: string): void {
 }
 
 function closeChargeDialog(): void {
-  const dialog = document.querySelector<HTMLDialogElement>('dialog.charge-dialog');
-  chargeDraft = undefined;
+  closeModal('dialog.charge-dialog', () => (chargeDraft = undefined));
+}
+
+/** Forgets the dialog's draft, closes it, and gives the focus back to what opened it. */
+function closeModal(selector: string, forget: () => void): void {
+  const dialog = document.querySelector<HTMLDialogElement>(selector);
+  forget();
   if (dialog?.open) dialog.close();
   page.refresh();
   returnFocus();
 }
 
 function closeDialog(): void {
-  const dialog = document.querySelector<HTMLDialogElement>('dialog.operation-dialog');
-  draft = undefined;
-  if (dialog?.open) dialog.close();
-  page.refresh();
-  returnFocus();
+  closeModal('dialog.operation-dialog', () => (draft = undefined));
 }
 
 function rememberOpener(): void {
