@@ -4,7 +4,7 @@
  * unguessable capability (256 random bits).
  *
  *   POST   /api/checkout/sessions              (admin) open a session → 201
- *   DELETE /api/checkout/sessions/:id          (admin) close it: no further attempts
+ *   DELETE /api/checkout/sessions/:id          (admin) close it: no further attempts, an unpaid hosted page cancelled
  *   GET    /api/checkout/sessions/:id          public view for the widget
  *   POST   /api/checkout/sessions/:id/pay      direct payment (card or saved card)
  *   POST   /api/checkout/sessions/:id/hosted   → { redirect_url } of the gateway's page
@@ -109,10 +109,9 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
   });
 
   checkout.delete('/sessions/:id', async (c) => {
-    const { ledger, feed, clock, options } = c.get('services');
-    const id = sessionId(c);
-    if (!(await ledger.getSession(id))) throw ApiProblem.notFound('The checkout session', 'session_not_found');
-    const session = await ledger.closeSession(id);
+    const { hostedCheckouts, feed, clock, options } = c.get('services');
+    const session = await hostedCheckouts.close(sessionId(c));
+    if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'closed', source: 'merchant', at: clock() });
     return c.json(createdSession(session, options));
   });

@@ -51,6 +51,23 @@ export class HostedCheckouts {
   }
 
   /**
+   * Closes the session to further attempts and cancels the page of one opened and left unpaid:
+   * a checkout the merchant closed (the cart changed, the stock gone) is not then paid on a page
+   * still open. A page the customer is paying on right now, like any attempt in flight, is left
+   * to finish (the gateway refuses to cancel it). Undefined for an unknown session.
+   */
+  async close(sessionId: string): Promise<CheckoutSession | undefined> {
+    const { ledger } = this.#deps;
+    if (!(await ledger.getSession(sessionId))) return undefined;
+    const session = await ledger.closeSession(sessionId);
+    const live = session.payment;
+    if (live?.mode !== 'hosted' || live.status !== 'init' || live.unsentAt !== null) return session;
+    // Not cancelled now (the gateway away): reconciliation cancels a closed session's page.
+    if (!(await cancelHostedPage(this.#deps, live))) return session;
+    return (await ledger.getSession(sessionId)) ?? session;
+  }
+
+  /**
    * Creates one attempt's page. An order id someone else used at the gateway goes on once under
    * the next — unless this attempt was sent before: then the duplicate may be its first send.
    */

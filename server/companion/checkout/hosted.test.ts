@@ -53,6 +53,23 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect((await hosted(session.id, 200, { customer: CONTACT })).redirect_url).toMatch(/\/form$/);
   });
 
+  it('a session the merchant closes cancels its page left unpaid, which then takes no card', async () => {
+    await open();
+    const session = await stack.openSession({ customer: CONTACT });
+    const { redirect_url: url } = await hosted(session.id, 200);
+    const closed = await stack.json('DELETE', `/api/checkout/sessions/${session.id}`, 200, { admin: true });
+    expect(closed.status).toBe('expired');
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', status: 'failure', statusCode: '6007' });
+    const [atGateway] = await stack.companion.companion.services.gateway.orders.get(session.order_id);
+    expect(atGateway).toMatchObject({ status: 'failure', status_code: '6007' });
+    // The customer still on the page: their card is not taken.
+    await payOnPage(url);
+    await stack.settleWebhooks();
+    expect((await stack.companion.companion.services.gateway.orders.get(session.order_id))[0]).toMatchObject({ status: 'failure', status_code: '6007' });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: '6007' });
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe(closed.status);
+  });
+
   it('a hosted page left unpaid gives way to paying by card in the widget', async () => {
     await open();
     const session = await stack.openSession({ customer: CONTACT, return_url: 'https://shop.example/done' });
