@@ -46,16 +46,20 @@ describe('amounts', () => {
     const split = await stack.request('POST', '/api/checkout/sessions', json('{"amount":100,"currency":"UAH","description":"Tea","split":[{"sub_merchant_id":"8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60","amount":100.000000000000001}]}'));
     expect((await split.json()).error.fields).toEqual({ 'split[0].amount': refused });
     expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
-    // Whole as written, in any spelling: taken.
-    for (const written of ['24950.0', '2.495e4', '2495000e-2']) {
+    // Whole, but written as the currency's amount often is (10.00 meaning ten hryvnias): refused, not taken for minor units.
+    const decimal = 'must be written as a whole number of minor units, without a decimal point or exponent (24950 for 249.50 UAH): 10.00 would be 10 minor units, not 10.00 of the currency';
+    for (const written of ['10.00', '24950.0', '2.495e4', '2495000e-2']) {
       const opened = await stack.request('POST', '/api/checkout/sessions', json(`{"amount":${written},"currency":"UAH","description":"Tea"}`));
-      expect(opened.status, written).toBe(201);
-      expect((await opened.json()).amount, written).toBe(24950);
+      expect(opened.status, written).toBe(400);
+      expect((await opened.json()).error.fields, written).toEqual({ amount: decimal });
     }
+    expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
     const session = await stack.openSession({ amount: 1000 });
     expect((await (await stack.pay(session.id)).json()).status).toBe('success');
     const refund = await stack.request('POST', `/api/orders/${session.order_id}/refund`, json('{"amount":1.0000000000000001}'));
     expect((await refund.json()).error.fields).toEqual({ amount: refused });
+    const tenMeant = await stack.request('POST', `/api/orders/${session.order_id}/refund`, json('{"amount":10.00}'));
+    expect((await tenMeant.json()).error.fields).toEqual({ amount: decimal });
     expect((await stack.ledger.getOrder(session.order_id))?.operations).toEqual([]);
   });
 

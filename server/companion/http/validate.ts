@@ -9,7 +9,7 @@
 import { zValidator } from '@hono/zod-validator';
 import type { MiddlewareHandler, ValidationTargets } from 'hono';
 import * as z from 'zod';
-import { compiled, fieldIssues, fieldPath, fractionsParsedAway, wireErrorMap } from '@payform/gateway/wire';
+import { amountsWrittenAsDecimals, compiled, fieldIssues, fieldPath, wireErrorMap } from '@payform/gateway/wire';
 import { NUL_REASON, nulRefused } from './guards.js';
 import { ApiProblem, fieldReasons } from './problem.js';
 
@@ -43,9 +43,10 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
     // reader of the same text (a proxy, a log) may keep the first: refused, naming the field.
     const repeated = repeatedKey(text);
     if (repeated) throw repeated;
-    // JSON.parse reads an amount written 24950.000000000001 as 24950: refused as written, not rounded.
-    const rounded = fractionsParsedAway(text);
-    if (rounded.length > 0) throw ApiProblem.invalid(fieldReasons(rounded));
+    // JSON.parse reads an amount written 24950.000000000001, or 10.00, as a whole number:
+    // refused as written, not taken for minor units nobody meant.
+    const decimals = amountsWrittenAsDecimals(text);
+    if (decimals.length > 0) throw ApiProblem.invalid(fieldReasons(decimals));
     return validator(c, next);
   };
   return guarded;

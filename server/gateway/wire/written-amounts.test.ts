@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fractionsParsedAway, overPreciseAmounts } from './written-amounts.js';
+import { amountsWrittenAsDecimals, overPreciseAmounts } from './written-amounts.js';
 
 const fields = (json: string) => overPreciseAmounts(json).map((issue) => issue.field);
 
@@ -31,7 +31,7 @@ describe('overPreciseAmounts', () => {
 
   it('leaves an `amount` that is none of the interface\'s: a product\'s, a cryptogram\'s, an unknown field\'s', () => {
     expect(fields('{"products":[{"amount":0.125}],"cryptogram":{"amount":1.000},"meta":{"amount":1.234},"split":{"amount":1.234}}')).toEqual([]);
-    expect(fractionsParsedAway('{"products":[{"amount":1.0000000000000001}],"split":[{"share":{"amount":1.0000000000000001}}]}')).toEqual([]);
+    expect(amountsWrittenAsDecimals('{"products":[{"amount":1.0000000000000001}],"split":[{"share":{"amount":1.00}}]}')).toEqual([]);
   });
 
   it('reads a key written with escapes as the key it is', () => {
@@ -39,18 +39,22 @@ describe('overPreciseAmounts', () => {
   });
 });
 
-describe('fractionsParsedAway', () => {
-  it('names amounts whose written fraction parsing rounds away, and no other', () => {
-    const issues = fractionsParsedAway('{"amount":24950.000000000001,"split":[{"amount":1.0000000000000001},{"amount":249.5}],"exp_month":12.0000000000000001}');
-    expect(issues.map(({ field }) => field)).toEqual(['amount', 'split[0].amount']);
+describe('amountsWrittenAsDecimals', () => {
+  it('names amounts written with a point or an exponent though whole, and no other', () => {
+    const issues = amountsWrittenAsDecimals('{"amount":24950.000000000001,"split":[{"amount":10.00},{"amount":249.5},{"amount":1e3}],"exp_month":12.0000000000000001}');
+    expect(issues).toEqual([
+      { field: 'amount', reason: expect.stringContaining('rounds away') },
+      { field: 'split[0].amount', reason: expect.stringContaining('without a decimal point or exponent') },
+      { field: 'split[2].amount', reason: expect.stringContaining('without a decimal point or exponent') },
+    ]);
   });
 
-  it('takes whole numbers however written', () => {
-    expect(fractionsParsedAway('{"amount":24950.0,"a":[{"amount":2.495e4},{"amount":2495000e-2},{"amount":1e3}]}')).toEqual([]);
+  it('takes whole numbers written as such, and leaves fractions to the schema', () => {
+    expect(amountsWrittenAsDecimals('{"amount":24950,"a":[{"amount":-3},{"amount":0}],"split":[{"amount":249.5}],"note":"1.00"}')).toEqual([]);
   });
 
   it('finds none in text that is no JSON, at once', () => {
-    expect(fractionsParsedAway('{"amount":1.0000000000000001,"note":"unterminated')).toEqual([]);
-    expect(fractionsParsedAway('{"amount":-')).toEqual([]);
+    expect(amountsWrittenAsDecimals('{"amount":1.0000000000000001,"note":"unterminated')).toEqual([]);
+    expect(amountsWrittenAsDecimals('{"amount":-')).toEqual([]);
   });
 });

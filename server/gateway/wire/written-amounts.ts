@@ -53,25 +53,29 @@ function writtenDecimals(fraction: string | undefined, exponent: string | undefi
   return Math.max(0, (fraction?.length ?? 0) - Number(exponent ?? 0));
 }
 
-/** A number literal with a fraction digit other than 0, or a negative exponent: it may not be whole. */
-const MAYBE_FRACTIONAL = /[:,[]\s*-?\d+(?:\.\d*[1-9]|(?:\.\d+)?[eE]-)/;
+/** A number literal with a decimal point or an exponent. */
+const MAYBE_DECIMAL = /[:,[]\s*-?\d+[.eE]/;
 const LITERAL = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
+const ROUNDED_AWAY = 'must be a whole number of minor units: the JSON writes it with a fraction, which reading it as a number rounds away (a float printed with all its digits)';
+const WRITTEN_DECIMAL = 'must be written as a whole number of minor units, without a decimal point or exponent (24950 for 249.50 UAH): 10.00 would be 10 minor units, not 10.00 of the currency';
+
 /**
- * One issue per amount field whose number has a fraction as the JSON text writes it that reading
- * it rounds away (`24950.000000000001` parses to the double 24950): for APIs whose amounts are
- * integer minor units, where such a literal is a float printed with all its digits, and taking it
- * as whole would charge what nobody wrote. A fraction that survives parsing (249.5) is the
- * schema's to refuse, in the currency's words; `100.0` and `1e3` are whole. Text that is no JSON
- * has none: its parser's refusal says what is wrong with it.
+ * One issue per amount field whose number the JSON text writes with a decimal point or an
+ * exponent though reading it gives a whole number: for APIs whose amounts are integer minor
+ * units. `24950.000000000001` is a float printed with all its digits, which reading it rounds
+ * away; `10.00` is most often the currency's amount where minor units were meant (a capture of
+ * 10.00 UAH taken as 0.10 would release the rest of the reserve). A fraction that survives
+ * parsing (249.5) is the schema's to refuse, in the currency's words. Text that is no JSON has
+ * none: its parser's refusal says what is wrong with it.
  */
-export function fractionsParsedAway(json: string): FieldIssue[] {
-  if (!MAYBE_FRACTIONAL.test(json) || !isJson(json)) return [];
+export function amountsWrittenAsDecimals(json: string): FieldIssue[] {
+  if (!MAYBE_DECIMAL.test(json) || !isJson(json)) return [];
   const issues: FieldIssue[] = [];
   walkJsonText(json, {
     number(literal, key, path) {
-      if (hasAmountName(key) && Number.isInteger(Number(literal[0])) && !isWholeAsWritten(literal[0]) && isAmountField(path())) {
-        issues.push({ field: fieldPath(path()), reason: 'must be a whole number of minor units: the JSON writes it with a fraction, which reading it as a number rounds away (a float printed with all its digits)' });
+      if (hasAmountName(key) && /[.eE]/.test(literal[0]) && Number.isInteger(Number(literal[0])) && isAmountField(path())) {
+        issues.push({ field: fieldPath(path()), reason: isWholeAsWritten(literal[0]) ? WRITTEN_DECIMAL : ROUNDED_AWAY });
       }
     },
   });
