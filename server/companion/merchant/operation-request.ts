@@ -33,7 +33,7 @@ export const SplitCaptureRequest = Split;
 export const SplitRefundRequest = Split;
 export const ResendRequest = z.strictObject({
   operation: z.enum(['purchase', 'auth', 'lookup', 'capture', 'void', 'refund']).optional(),
-  transaction_id: z.string().min(1).max(256).optional(),
+  transaction_id: z.guid({ error: 'must be a UUID' }).optional().describe('One transaction’s webhook (a recurring charge’s, a split’s); the gateway’s ids are UUIDs'),
 });
 
 export type OperationBody = z.output<typeof RefundRequest> & { readonly split?: z.output<typeof SplitShares> };

@@ -588,8 +588,14 @@ describe('cancel and re-send', () => {
     const detail = await stack.ledger.getOrder(orderId);
     expect(detail?.events.length).toBeGreaterThanOrEqual(1);
     expect((await op(orderId, 'resend-webhook', 400, { operation: 'teleport' })).error.fields.operation).toBeDefined();
-    // An operation the gateway does not know: its 404, as the document says it.
-    expect((await op(orderId, 'resend-webhook', 404, { operation: 'refund' })).error.code).toBe('not_found_at_gateway');
+    // An operation or transaction the gateway does not know of this order: its 404, as the
+    // document says it, naming the field rather than an order it lost.
+    expect((await op(orderId, 'resend-webhook', 404, { operation: 'refund' })).error).toMatchObject({
+      code: 'not_found_at_gateway', message: 'The gateway has no such refund of this order: nothing was sent again', fields: { operation: 'the gateway has no refund of this order to send again' },
+    });
+    const stranger = await op(orderId, 'resend-webhook', 404, { transaction_id: '0b5d2c1e-8f3a-4e6b-9c7d-2a1f4e8b6c3d' });
+    expect(stranger.error.fields).toEqual({ transaction_id: 'is no transaction of this order at the gateway' });
+    expect((await op(orderId, 'resend-webhook', 400, { transaction_id: 'x' })).error.fields).toEqual({ transaction_id: 'must be a UUID' });
     const documented = (await stack.json('GET', '/api/openapi.json', 200)).paths['/api/orders/{order_id}/resend-webhook'].post.responses;
     expect(documented['404'].description).toContain('not_found_at_gateway');
   });

@@ -30,6 +30,19 @@ export interface OperationOutcome {
   readonly settled: boolean;
 }
 
+/**
+ * The order is known here, so the gateway's 404 to a re-send that named an operation or a
+ * transaction is about that one: said naming the field, not as an order the gateway lost.
+ */
+function unknownEvent(problem: ApiProblem, operation: string | undefined, transactionId: string | undefined): ApiProblem {
+  if (problem.code !== 'not_found_at_gateway' || (operation === undefined && transactionId === undefined)) return problem;
+  const fields = {
+    ...(operation !== undefined && { operation: `the gateway has no ${operation} of this order${transactionId === undefined ? '' : ' with this transaction_id'} to send again` }),
+    ...(transactionId !== undefined && { transaction_id: 'is no transaction of this order at the gateway' }),
+  };
+  return new ApiProblem(404, 'not_found_at_gateway', `The gateway has no such ${transactionId === undefined ? operation : 'transaction'} of this order: nothing was sent again`, fields);
+}
+
 export class SecondaryOperations {
   readonly #deps: PaymentFlowDeps;
   readonly #held: HeldAnswers;
@@ -132,7 +145,7 @@ export class SecondaryOperations {
     try {
       await this.#deps.gateway.orders.resendWebhook(orderId, method, definedFields({ transactionId }), { currency: payment.currency });
     } catch (error) {
-      throw error instanceof GatewayError ? gatewayProblem(error) : error;
+      throw error instanceof GatewayError ? unknownEvent(gatewayProblem(error), operation, transactionId) : error;
     }
     return method;
   }
