@@ -119,12 +119,15 @@ function requestedRefund(request: MoneyRequest): number | undefined {
   return request.amount ?? (request.split ? splitTotal(request.split) : undefined);
 }
 
-function requireSuccessfulAuth(payment: MoneyPayment, totals: OrderTotals, kind: OperationKind): void {
+function requireSuccessfulAuth(payment: MoneyPayment, operations: readonly MoneyOperation[], totals: OrderTotals, kind: OperationKind): void {
   if (payment.method !== 'auth') throw new OperationRefused('not_an_auth', `a ${kind} applies only to an auth`);
   if (payment.status !== 'success') {
     throw new OperationRefused('payment_not_successful', `a ${kind} needs a successful auth (it is ${payment.status})`);
   }
-  if (totals.voided) throw new OperationRefused('already_voided', 'the auth is voided');
+  if (!totals.voided) return;
+  // A void whose answer is not in yet holds the auth as one that is: said as such.
+  const pending = operations.find((op) => op.kind === 'void' && op.status === 'pending');
+  throw new OperationRefused('already_voided', pending ? `${awaited('a void of the auth', pending.amount, payment.currency)}: once voided, an auth takes nothing more` : 'the auth is voided');
 }
 
 /**
@@ -134,7 +137,7 @@ function requireSuccessfulAuth(payment: MoneyPayment, totals: OrderTotals, kind:
  */
 function decideCapture(payment: MoneyPayment, operations: readonly MoneyOperation[], request: MoneyRequest): number {
   const totals = orderTotals(payment, operations, request.overCapturePercent);
-  requireSuccessfulAuth(payment, totals, 'capture');
+  requireSuccessfulAuth(payment, operations, totals, 'capture');
   if (totals.captured > 0) {
     throw new OperationRefused('already_captured', 'the auth is already captured: an auth takes one capture, a partial one releases the rest', 0);
   }
@@ -156,7 +159,7 @@ function decideCapture(payment: MoneyPayment, operations: readonly MoneyOperatio
 
 function decideVoid(payment: MoneyPayment, operations: readonly MoneyOperation[]): number {
   const totals = orderTotals(payment, operations);
-  requireSuccessfulAuth(payment, totals, 'void');
+  requireSuccessfulAuth(payment, operations, totals, 'void');
   if (totals.captured + totals.capturePending > 0) throw new OperationRefused('already_captured', 'a captured auth cannot be voided');
   return payment.amount;
 }
