@@ -61,6 +61,9 @@ describe('a card verification session', () => {
     const refund = await stack.request('POST', `/api/orders/${session.order_id}/refund`, { admin: true, body: {} });
     expect(refund.status).toBe(409);
     expect((await refund.json()).error.code).toBe('not_a_payment');
+    // Nor a receipt: said as such, not as an order the gateway lost.
+    const receipt = await stack.json('GET', `/api/orders/${session.order_id}/receipt`, 409, { admin: true });
+    expect(receipt.error).toEqual({ code: 'not_a_payment', message: 'A card verification takes no money, so the gateway makes it no receipt' });
   });
 
   it('follows 3-D Secure like a payment and saves the card once the challenge passes', async () => {

@@ -263,6 +263,8 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const id = orderId(c);
     const query = c.req.valid('query');
     const payment = await paymentToActOn(ledger, id);
+    // Asked of the gateway, it is a 404 that reads as an order it lost.
+    if (payment.method === 'lookup') throw new ApiProblem(409, 'not_a_payment', 'A card verification takes no money, so the gateway makes it no receipt');
     const options = { format: query.format, ...(query.transaction_id ? { transactionId: query.transaction_id } : {}) };
     const document = await fromGateway(() => gateway.receipts.forOrder(id, options)).catch((error: unknown) => {
       throw query.transaction_id ? noReceiptOf(query.transaction_id, error) : unpaidReceipt(payment.status, error);

@@ -439,8 +439,9 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
         : html`<button type="button" class="button button--small button--quiet" aria-disabled=${resending ? 'true' : 'false'} @click=${handlers.resend}>
             ${resending ? t('dialog.sending') : t('action.resend')}
           </button>`}
-      ${order.status === 'success'
-        ? (['html', 'pdf'] as const).map(
+      ${order.status === 'success' && order.method !== 'lookup'
+        ? // A card verification takes no money: the gateway makes it no receipt.
+          (['html', 'pdf'] as const).map(
             (format) => html`<button type="button" class="button button--small button--quiet" aria-disabled=${downloading === format ? 'true' : 'false'}
               @click=${() => handlers.receipt(format)}>${downloading === format ? t('receipts.downloading') : t(format === 'html' ? 'action.receiptHtml' : 'action.receiptPdf')}</button>`,
           )
