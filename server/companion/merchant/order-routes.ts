@@ -27,6 +27,7 @@ import { keyedOrderId } from '../http/keyed-truth.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { OrderId } from '../checkout/session-request.js';
+import { MAX_MINOR_UNITS } from '../http/amounts.js';
 import { fromGateway } from './balance-routes.js';
 import { SettleDiscrepancyRequest } from './held-orders.js';
 import type { SettledOrder } from './held-orders.js';
@@ -67,7 +68,7 @@ const ORDER_FILTERS = {
     .regex(/^\d{4}$/, 'must be the last four digits of the card, never more')
     .optional()
     .describe('The last four digits of the card, as its mask shows them'),
-  amount: queryInteger('must be a whole number of minor units', 1, Number.MAX_SAFE_INTEGER)
+  amount: queryInteger('must be a whole number of minor units', 1, MAX_MINOR_UNITS)
     .optional()
     .describe('The order’s amount in integer minor units (1010 for 10.10)'),
   currency: z

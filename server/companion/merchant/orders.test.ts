@@ -128,6 +128,11 @@ describe('reading orders', () => {
     expect(await ids('amount=2550&currency=EUR')).toEqual([]);
     expect(await ids(`created_from=${encodeURIComponent(before)}&created_to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=1`)).toEqual([taras]);
     expect(await ids(`created_to=${encodeURIComponent(before)}`)).toEqual([]);
+    // An amount no order can have, as a body's limit says it.
+    expect((await stack.json('GET', '/api/orders?amount=1000000000000000', 400, { admin: true })).error.fields).toEqual({ amount: 'must be at most 999999999999999' });
+    // Seconds left out, as ISO 8601 allows: to the minute.
+    const nextMinute = `${new Date(Date.now() + 120_000).toISOString().slice(0, 16)}+00:00`;
+    expect(await ids(`created_to=${encodeURIComponent(nextMinute)}&limit=1`)).toEqual([taras]);
     // A currency alone: its orders, whatever their amount.
     const dollars = await paidOrder('purchase', { amount: 4000, currency: 'USD' });
     expect(await ids('currency=USD')).toEqual([dollars]);

@@ -1,4 +1,9 @@
 /** An instant in a query string (`?from=`, `?created_from=`): ISO 8601 with its offset, read as epoch milliseconds. */
 import * as z from 'zod';
 
-export const QueryInstant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with its offset' }).transform((text) => Date.parse(text));
+const REASON = 'must be an ISO 8601 date-time with its offset';
+
+// Seconds may be left out (`2026-11-01T00:00+02:00`), as ISO 8601 allows and people write.
+export const QueryInstant = z
+  .union([z.iso.datetime({ offset: true }), z.iso.datetime({ offset: true, precision: -1 })], { error: REASON })
+  .transform((text) => Date.parse(text));
