@@ -46,6 +46,7 @@ import { checkGateway } from './gateway-check.js';
 import { originOf } from './payments/redirects.js';
 import { INSTANCE_HEADER, instanceId } from './operator/public-url-check.js';
 import { checkTokenizer } from './tokenizer-check.js';
+import { checkTokenizerOrigins } from './tokenizer-origins.js';
 import { requestAddress } from './http/request-address.js';
 import { securityHeaders } from './http/browser-policies.js';
 import { refuseDuringBuild } from './build-phase.js';
@@ -383,7 +384,10 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   const checking = new AbortController();
   void checkGateway(gateway, baseUrl, logger, checking.signal);
   const { tokenizer } = app.companion.services.options;
-  if (tokenizer) void checkTokenizer({ ...tokenizer, hostOfBaseUrl: settings.tokenizer?.widgetUrl === undefined }, logger, checking.signal, options.fetch);
+  if (tokenizer) {
+    void checkTokenizer({ ...tokenizer, hostOfBaseUrl: settings.tokenizer?.widgetUrl === undefined }, logger, checking.signal, options.fetch);
+    void checkTokenizerOrigins(tokenizer, app.companion.services.options.allowedOrigins, logger, checking.signal, options.fetch);
+  }
   const uncount = countOpenCompanion(shownLedger(settings.databaseUrl), logger);
   const gate = requestGate(app);
   // Mounted, requests reach it through its app alone: counted there.

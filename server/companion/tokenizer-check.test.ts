@@ -29,7 +29,7 @@ afterEach(async () => {
 });
 
 /** The companion started against the sandbox with these widget settings; its log lines (debug included). */
-async function startWith(widget: { PAYFORM_GATEWAY_WIDGET_KEY: string; PAYFORM_GATEWAY_WIDGET_URL?: string }, gateway = sandbox.url) {
+async function startWith(widget: { PAYFORM_GATEWAY_WIDGET_KEY: string; PAYFORM_GATEWAY_WIDGET_URL?: string; PAYFORM_ALLOWED_ORIGINS?: string }, gateway = sandbox.url) {
   const memory = memorySink();
   const settings = loopbackSettings({ PAYFORM_GATEWAY_BASE_URL: gateway, ...widget });
   opened.push(await startCompanion(settings, { logger: createLogger({ sink: memory.sink, level: 'debug' }) }));
@@ -41,7 +41,7 @@ async function startWith(widget: { PAYFORM_GATEWAY_WIDGET_KEY: string; PAYFORM_G
 async function tokenizeCalls(): Promise<Array<{ status: number | undefined; id: unknown }>> {
   const { requests } = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as Listing;
   return requests
-    .filter((request) => request.path === TOKENIZE)
+    .filter((request) => request.path === TOKENIZE && request.method === 'POST')
     .map((request) => ({ status: request.status, id: (request.response?.body as { id?: unknown } | undefined)?.id }));
 }
 
@@ -49,7 +49,8 @@ describe('the widget key checked at start', () => {
   it('says nothing when the tokenizer knows the key: it refuses the check’s number for its Luhn digit, and tokenizes no card', async () => {
     const started = await startWith({ PAYFORM_GATEWAY_WIDGET_KEY: TEST_WIDGET_KEY });
     await eventually(() => expect(started.lines().filter((line) => line.msg === 'the gateway’s tokenizer takes the widget key')).toEqual([expect.objectContaining({ level: 'debug', status: 422 })]));
-    expect(await tokenizeCalls()).toEqual([{ status: 422, id: 'invalid_card_number' }]);
+    // The key's check, and the pages' origin's (tokenizer-origins.ts): no card tokenized by either.
+    await eventually(async () => expect(await tokenizeCalls()).toEqual([{ status: 422, id: 'invalid_card_number' }, { status: 422, id: 'invalid_card_number' }]));
     expect(started.loud()).toEqual([]);
   });
 
@@ -63,7 +64,9 @@ describe('the widget key checked at start', () => {
         'set PAYFORM_GATEWAY_WIDGET_KEY (the companion’s tokenizer.widgetKey) to the widget key of the project the tokenizer belongs to ' +
         '(production’s and stage’s differ; the tokenizer is PAYFORM_GATEWAY_WIDGET_URL (tokenizer.widgetUrl; by default PAYFORM_GATEWAY_BASE_URL))',
     });
-    expect(await tokenizeCalls()).toEqual([{ status: 401, id: 'unknown_widget' }]);
+    // The key's check, and the origins' (which says nothing of a key refused: that is this line's).
+    await eventually(async () => expect(await tokenizeCalls()).toEqual([{ status: 401, id: 'unknown_widget' }, { status: 401, id: 'unknown_widget' }]));
+    expect(started.loud()).toHaveLength(1);
   });
 
   it('says a widget URL where nothing listens once, naming the setting', async () => {
@@ -124,5 +127,34 @@ describe('the widget key checked at start', () => {
       msg: expect.stringMatching(new RegExp(`^what answers at ${sandbox.url}/api/v1/sdk${TOKENIZE} is not the gateway’s tokenizer \\(it has no such path: HTTP 404\\): set PAYFORM_GATEWAY_WIDGET_URL `)),
     });
     expect(await tokenizeCalls()).toEqual([]);
+  });
+});
+
+describe('the pages’ origins checked at start against the tokenizer’s CORS', () => {
+  const SHOP = 'https://shop.example';
+
+  it('names the origins the gateway project does not list, once, with the fix; says nothing of those it lists', async () => {
+    sandbox = await serveSandbox({ projects: [{ widgetOrigins: [SHOP] }] });
+    opened.push(sandbox);
+    const memory = memorySink();
+    const settings = loopbackSettings({
+      PAYFORM_GATEWAY_BASE_URL: sandbox.url, PAYFORM_GATEWAY_WIDGET_KEY: TEST_WIDGET_KEY, PAYFORM_ALLOWED_ORIGINS: `${SHOP},https://forgotten.example,https://also-forgotten.example`,
+    });
+    opened.push(await startCompanion(settings, { logger: createLogger({ sink: memory.sink, level: 'debug' }) }));
+    const loud = () => memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string; origins?: string[] }).filter((line) => line.level === 'error' || line.level === 'warn');
+    await eventually(() => expect(loud()).toHaveLength(1));
+    expect(loud()[0]).toMatchObject({ level: 'error', origins: ['https://forgotten.example', 'https://also-forgotten.example'] });
+    expect(loud()[0]!.msg).toContain('does not let pages at https://forgotten.example, https://also-forgotten.example call it');
+    expect(loud()[0]!.msg).toContain('add them to the widget origins of the gateway project PAYFORM_GATEWAY_WIDGET_KEY belongs to');
+    // Asked as a browser asks, and nothing tokenized.
+    expect((await tokenizeCalls()).every((call) => call.id === 'invalid_card_number' || call.status === undefined)).toBe(true);
+  });
+
+  it('says nothing when every page’s origin is listed', async () => {
+    sandbox = await serveSandbox({ projects: [{ widgetOrigins: [SHOP] }] });
+    opened.push(sandbox);
+    const started = await startWith({ PAYFORM_GATEWAY_WIDGET_KEY: TEST_WIDGET_KEY, PAYFORM_ALLOWED_ORIGINS: SHOP });
+    await eventually(() => expect(started.lines().filter((line) => line.msg === 'the gateway’s tokenizer takes pages from every allowed origin')).toEqual([expect.objectContaining({ level: 'debug' })]));
+    expect(started.loud()).toEqual([]);
   });
 });

@@ -157,10 +157,14 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     if (fallback && tokenizer && !toldFallback) {
       toldFallback = true;
       const origin = new URL(tokenizer.url).origin;
+      // What the widget sent as the page's address: its origin when it is a web page's.
+      const sent = pageUrl !== undefined && URL.canParse(pageUrl) ? new URL(pageUrl) : undefined;
+      const page = sent && /^https?:$/.test(sent.protocol) ? sent.origin : undefined;
       c.get('logger').warn(
         `a customer's browser could not reach the gateway's tokenizer at ${origin}, so it sent them to the gateway's hosted page to type the card again: ` +
-          `if every customer goes there, the shop's page blocks it (allow ${origin} in its Content-Security-Policy connect-src; the browser's console names it), else the tokenizer was down. Said once`,
-        { tokenizer: origin },
+          `if every customer goes there, the gateway project does not list ${page ?? 'the shop’s page'} among its widget origins, or the page blocks the tokenizer ` +
+          `(allow ${origin} in its Content-Security-Policy connect-src); the browser's console names which. Else the tokenizer was down. Said once`,
+        { tokenizer: origin, ...(page === undefined ? {} : { page }) },
       );
     }
     return c.json({ redirect_url: url } satisfies HostedPage);

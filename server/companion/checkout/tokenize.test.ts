@@ -65,12 +65,14 @@ describe('a companion whose widget tokenizes', () => {
     const stack = await tokenizing();
     const fellBack = async () => {
       const session = await stack.openSession();
-      return stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: { customer: CUSTOMER, fallback: 'tokenizer_unreachable' } });
+      return stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: { customer: CUSTOMER, fallback: 'tokenizer_unreachable', page_url: `${stack.companionUrl}/shop/checkout?cart=7` } });
     };
     expect((await fellBack()).redirect_url).toMatch(/^http/);
     await fellBack();
     const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes("could not reach the gateway's tokenizer"));
-    expect(said).toEqual([expect.objectContaining({ level: 'warn', tokenizer: SANDBOX })]);
+    expect(said).toEqual([expect.objectContaining({ level: 'warn', tokenizer: SANDBOX, page: stack.companionUrl })]);
+    // Both causes a browser's console would name: the page's origin not among the project's, or the page's CSP.
+    expect(said[0]!.msg).toContain(`the gateway project does not list ${stack.companionUrl} among its widget origins`);
     expect(said[0]!.msg).toContain(`allow ${SANDBOX} in its Content-Security-Policy connect-src`);
     // A reason the widget never sends is refused by name, and the page is not opened.
     const session = await stack.openSession();
