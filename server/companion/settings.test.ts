@@ -274,6 +274,13 @@ describe('readCompanionConfig', () => {
     ]);
   });
 
+  it('warns of an over-capture allowance written as a share, not a percentage', () => {
+    expect(readCompanionConfig({ PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0.15' }).warnings).toEqual([
+      'PAYFORM_CAPTURE_OVER_RESERVE_PERCENT is 0.15, a percentage: captures may take 0.15 % over the reserve, not 15 %; if the project allows 15 %, set it to 15',
+    ]);
+    for (const percent of ['0', '1', '15', '7.5']) expect(readCompanionConfig({ PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: percent }).warnings).toEqual([]);
+  });
+
   it('refuses credentials no header can carry, naming the variable and quoting none', () => {
     expect(() => readCompanionConfig({ ...LIVE_GATEWAY, PAYFORM_GATEWAY_API_SECRET: 'sécret', PAYFORM_GATEWAY_API_KEY: 'live:key' })).toThrow(
       'Invalid environment: PAYFORM_GATEWAY_API_KEY: must not hold a colon: X-API-AUTH sends <key>:<secret>; PAYFORM_GATEWAY_API_SECRET: must hold printable ASCII characters only: a header cannot carry it',

@@ -355,6 +355,13 @@ function settingsOf(
       : []),
     ...strays.map(strayNotice),
     ...browserExposedSecrets(env),
+    // A fraction of one per cent is no project's allowance: the share itself (0.15 for 15 %) was meant.
+    ...(vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT !== undefined && vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT > 0 && vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT < 1
+      ? [
+          `PAYFORM_CAPTURE_OVER_RESERVE_PERCENT is ${vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT}, a percentage: captures may take ${vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT} % over the reserve, not ${Math.round(vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT * 100)} %; ` +
+            `if the project allows ${Math.round(vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT * 100)} %, set it to ${Math.round(vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT * 100)}`,
+        ]
+      : []),
     // A staging deployment on a gateway test project may mean it; a shop's customers must not see it.
     ...(vars.NODE_ENV === 'production' && vars.PAYFORM_TEST_MODE
       ? ['PAYFORM_TEST_MODE is on in production: customers see the test banner and the test cards; leave it unset unless the gateway project is a test project']

@@ -13,7 +13,7 @@ import type { Operation, OperationKind, OperationRequest, OperationResult, Payme
 import { isLedgerUnavailable, OperationRefused } from '../../ledger/index.js';
 import type { HeldAnswers } from '../checkout/held-answers.js';
 import type { PaymentFlowDeps } from '../context.js';
-import { formatLimit, minorUnits } from '@payform/gateway';
+import { formatLimit, minorUnits, StatusCode } from '@payform/gateway';
 import { minorUnitsIn } from '../http/amounts.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, capitalise } from '../http/problem.js';
@@ -43,9 +43,13 @@ function unknownEvent(problem: ApiProblem, operation: string | undefined, transa
   return new ApiProblem(404, 'not_found_at_gateway', `The gateway has no such ${transactionId === undefined ? operation : 'transaction'} of this order: nothing was sent again`, fields);
 }
 
+/** The gateway's code for an amount past what it allows (gateway-notes.md), a capture's past the project's over-capture percentage among them. */
+const AMOUNT_LIMIT = StatusCode.AmountLimitExceeded;
+
 export class SecondaryOperations {
   readonly #deps: PaymentFlowDeps;
   readonly #held: HeldAnswers;
+  #toldOverCapture = false;
 
   constructor(deps: PaymentFlowDeps, held: HeldAnswers) {
     this.#deps = deps;
@@ -96,7 +100,25 @@ export class SecondaryOperations {
       return { operation: reservation, settled: false };
     }
     if (sentInFull(payment, reservation) && operation.status === 'success' && operation.amount !== reservation.amount) this.#otherAmount(payment, reservation, operation);
+    if (operation.kind === 'capture' && operation.status === 'failure' && operation.statusCode === AMOUNT_LIMIT && operation.amount > payment.amount) this.#overCaptureRefused(payment, operation);
     return { operation, settled: true };
+  }
+
+  /**
+   * The gateway refused a capture over the reserve that PAYFORM_CAPTURE_OVER_RESERVE_PERCENT let
+   * through: the project allows less, and the back office and the API go on offering what it
+   * refuses. Said once.
+   */
+  #overCaptureRefused(payment: Payment, operation: Operation): void {
+    if (this.#toldOverCapture) return;
+    this.#toldOverCapture = true;
+    const percent = this.#deps.options.captureOverReservePercent;
+    this.#deps.logger.warn(
+      `the gateway refused a capture of ${formatLimit(operation.amount, payment.currency)} over the reserve of ${formatLimit(payment.amount, payment.currency)} (${AMOUNT_LIMIT}, amount limit exceeded): ` +
+        `PAYFORM_CAPTURE_OVER_RESERVE_PERCENT (captureOverReservePercent) is ${percent}, more than the gateway project allows, so the companion offers captures the gateway refuses; ` +
+        'set it to the over-capture percentage of the project’s settings. Said once',
+      { order_id: payment.orderId, operation: operation.id, capture_over_reserve_percent: percent },
+    );
   }
 
   /**

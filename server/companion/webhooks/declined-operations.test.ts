@@ -29,8 +29,10 @@ async function deliveredCaptureWebhooks(stack: Stack, orderId: string): Promise<
   });
 }
 
-const troubles = (stack: Stack) =>
-  stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => entry.level === 'error' || entry.level === 'warn');
+const logged = (stack: Stack) => stack.logs.map((line) => JSON.parse(line) as Json);
+/** The setting the gateway's refusal shows too high, said once (secondary-operations.ts): this file's premise. */
+const overCaptureSaid = (entry: Json) => entry.level === 'warn' && String(entry.msg).includes('PAYFORM_CAPTURE_OVER_RESERVE_PERCENT (captureOverReservePercent) is 15, more than the gateway project allows');
+const troubles = (stack: Stack) => logged(stack).filter((entry) => (entry.level === 'error' || entry.level === 'warn') && !overCaptureSaid(entry));
 
 async function expectNothingForReview(stack: Stack): Promise<void> {
   expect((await stack.json('GET', '/api/webhook-events', 200, { admin: true })).events).toEqual([]);
@@ -58,6 +60,8 @@ function describeDeclines(backend: LedgerBackend): void {
       expect(after?.payment.status).toBe('success');
       expect(stack.changes).toHaveLength(changes);
       await expectNothingForReview(stack);
+      // The setting that let it through is named, once, for the operator.
+      expect(logged(stack).filter(overCaptureSaid)).toEqual([expect.objectContaining({ order_id: orderId, capture_over_reserve_percent: 15 })]);
       // A capture within the gateway's limit is still made.
       expect((await stack.json('POST', `/api/orders/${orderId}/capture`, 200, { admin: true, body: { amount: 1010 } })).operation).toMatchObject({ status: 'success' });
     });
