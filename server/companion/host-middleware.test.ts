@@ -184,7 +184,7 @@ describe('mounted in Express at a path, with no basePath', () => {
     await fetch(`${url}/payments/api/checkout/sessions/x`);
     const said = await checkLine();
     expect(said.msg).toContain(`requests reach this companion at ${url}/payments, mounted under /payments: set basePath to /payments`);
-    expect(logged('outside its basePath')).toHaveLength(1);
+    expect(logged('the companion is mounted at /payments, outside the root, as no basePath is set: mount it at the root, or set basePath to /payments')).toHaveLength(1);
   });
 });
 

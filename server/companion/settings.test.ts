@@ -274,6 +274,13 @@ describe('readCompanionConfig', () => {
     ]);
   });
 
+  it('refuses a host given with its port, scheme or path, naming where each goes', () => {
+    expect(() => readCompanionConfig({ PAYFORM_HOST: 'localhost:4200' })).toThrow('PAYFORM_HOST: must be a host name or address without a port: the port is PORT');
+    expect(() => readCompanionConfig({ PAYFORM_HOST: '[::1]:4200' })).toThrow('PAYFORM_HOST: must be a host name or address without a port: the port is PORT');
+    for (const host of ['http://localhost', 'shop.example/pay']) expect(() => readCompanionConfig({ PAYFORM_HOST: host })).toThrow('PAYFORM_HOST: must be a host name or address alone, without a scheme or path');
+    for (const host of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost']) expect(() => readCompanionConfig({ PAYFORM_HOST: host })).not.toThrow();
+  });
+
   it('warns of an over-capture allowance written as a share, not a percentage', () => {
     expect(readCompanionConfig({ PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0.15' }).warnings).toEqual([
       'PAYFORM_CAPTURE_OVER_RESERVE_PERCENT is 0.15, a percentage: captures may take 0.15 % over the reserve, not 15 %; if the project allows 15 %, set it to 15',

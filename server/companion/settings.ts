@@ -138,7 +138,13 @@ function refinedBy(problemOf: (value: string) => string | undefined) {
 
 const Variables = z.object({
   PORT: z.string().regex(/^\d{1,5}$/, { error: 'must be a port number' }).transform(Number).pipe(z.number().min(0).max(65_535)).default(3000),
-  PAYFORM_HOST: z.string().min(1).optional(),
+  PAYFORM_HOST: z
+    .string()
+    .min(1)
+    // What a URL or a Host header would hold: the port is PORT's, and no scheme or path binds.
+    .refine((host) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(host) && !host.includes('/'), { error: 'must be a host name or address alone, without a scheme or path (127.0.0.1, 0.0.0.0, ::)' })
+    .refine((host) => !/^(?:[^:[\]]+|\[[^\]]*\]):\d*$/.test(host), { error: 'must be a host name or address without a port: the port is PORT' })
+    .optional(),
   PAYFORM_PUBLIC_URL: ServiceUrl.optional(),
   PAYFORM_GATEWAY_BASE_URL: GatewayBaseUrl.optional(),
   // The project's id is a UUID, the others what a header carries (the client checks them too, under its own options' names).

@@ -37,7 +37,8 @@ export function toNodeListener(app: CompanionApp): NodeListener {
     // most often: none of its routes can ever be reached there.
     const mountedAt = mountPoint(incoming, url);
     if (mountedAt && !mountedWithin(mountedAt, options.basePath)) {
-      logger[once('mount')](`the companion is mounted at ${mountedAt}, outside its basePath "${options.basePath}": mount it at its basePath, or set basePath to ${mountedAt}`, { url: url.split('?', 1)[0] });
+      const base = options.basePath ? `its basePath "${options.basePath}"` : 'the root, as no basePath is set';
+      logger[once('mount')](`the companion is mounted at ${mountedAt}, outside ${base}: mount it at ${options.basePath || 'the root'}, or set basePath to ${mountedAt}`, { url: url.split('?', 1)[0] });
     }
     if (next && !within(url, options.basePath)) return next();
     // The webhook's signature is checked on the body as it came: a body parser that ran first
