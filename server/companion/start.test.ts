@@ -273,6 +273,10 @@ describe('startCompanion', () => {
       const malformed = await rawExchange(companion.port, 'NOT HTTP AT ALL\r\n\r\n');
       expect(malformed.head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
       expect(JSON.parse(malformed.body).error.code).toBe('malformed_request');
+      // A TLS handshake (an https:// address of this plain-http companion): said as that.
+      const tls = await rawExchange(companion.port, '\x16\x03\x01\x00\x2f\x01\x00\x00\x2b\x03\x03');
+      expect(JSON.parse(tls.body).error.code).toBe('tls_to_http');
+      expect(memory.lines.filter((line) => line.includes('a client spoke https to this companion, which serves plain http'))).toEqual([expect.stringContaining('"level":"warn"')]);
       // A proxy's tunnel is no method of the companion's: answered, not dropped.
       const tunnel = await rawExchange(companion.port, 'CONNECT shop.example:443 HTTP/1.1\r\nHost: shop.example:443\r\n\r\n');
       expect(tunnel.head).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);

@@ -60,7 +60,7 @@ export class UnparsedRequests {
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
       // The client went away, mid-request too: no one to answer, nothing the operator can change.
       if (CLIENT_GONE.has(error.code ?? '')) return void socket.destroy();
-      const refusal = parserRefusal(error.code, maxHeaderSize(server));
+      const refusal = tlsSpoken(error) ? TLS_TO_HTTP : parserRefusal(error.code, maxHeaderSize(server));
       if (refusal.status === 408) cutLate.add(socket);
       this.#tell(refusal, { parser: error.code ?? 'unknown' });
       // A response already on its way cannot be followed by another on the same connection.
@@ -150,6 +150,24 @@ function unbuiltRefusal(error: RequestError): Refusal {
         warning: 'a request whose target is not a plain path (a backslash in it, `*`, or an absolute URL that does not parse) was refused with 400 before any route saw it: a client or proxy in front sends broken requests',
       };
 }
+
+/**
+ * Whether what failed to parse opens a TLS handshake (a record of type 22, version 3.x): a client
+ * that speaks https to this plain-http server, which no HTTP parser reads.
+ */
+function tlsSpoken(error: NodeJS.ErrnoException): boolean {
+  const raw = (error as { rawPacket?: unknown }).rawPacket;
+  return raw instanceof Uint8Array && raw[0] === 0x16 && raw[1] === 0x03;
+}
+
+const TLS_TO_HTTP: Refusal = {
+  status: 400,
+  code: 'tls_to_http',
+  message: 'This server speaks plain HTTP: the request came as HTTPS',
+  warning:
+    'a client spoke https to this companion, which serves plain http: an https:// address of it with no TLS proxy in front ' +
+    '(PAYFORM_PUBLIC_URL, a webhook or notification URL, a proxy whose upstream says https) — put TLS in front, or use http:// for it',
+};
 
 function parserRefusal(code: string | undefined, maxHeaderBytes: number): Refusal {
   switch (code) {
