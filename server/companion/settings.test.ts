@@ -274,6 +274,10 @@ describe('readCompanionConfig', () => {
     ]);
   });
 
+  it('reads a back office path with a trailing slash as the page it is', () => {
+    expect(readCompanionConfig({ PAYFORM_BACK_OFFICE: '/admin/' }).backOffice).toEqual({ path: '/admin' });
+  });
+
   it('refuses a host given with its port, scheme or path, naming where each goes', () => {
     expect(() => readCompanionConfig({ PAYFORM_HOST: 'localhost:4200' })).toThrow('PAYFORM_HOST: must be a host name or address without a port: the port is PORT');
     expect(() => readCompanionConfig({ PAYFORM_HOST: '[::1]:4200' })).toThrow('PAYFORM_HOST: must be a host name or address without a port: the port is PORT');

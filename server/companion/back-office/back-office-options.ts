@@ -36,7 +36,9 @@ export const BackOfficeSettings = z.strictObject({
     .string()
     // `/admin/` is the page at `/admin`, as basePath takes a trailing slash.
     .regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)+\/?$/, { error: 'must be a path such as /admin' })
-    .refine((path) => !COMPANION_PATHS.some((taken) => path === taken || path.startsWith(`${taken}/`)), { error: `must not be one of the companion's own paths (${COMPANION_PATHS.join(', ')})` }),
+    .refine((path) => !COMPANION_PATHS.some((taken) => path === taken || path.startsWith(`${taken}/`)), { error: `must not be one of the companion's own paths (${COMPANION_PATHS.join(', ')})` })
+    // Printed and linked as the page is: `/admin/` answers with a redirect to it.
+    .transform((path) => path.replace(/\/$/, '')),
   subMerchants: z.array(z.strictObject({ id: z.string().min(1).max(64), name: z.string().trim().min(1).max(128) })).max(100).optional(),
   dir: z.string().min(1).optional(),
 });
