@@ -143,11 +143,20 @@ describe('the pages’ origins checked at start against the tokenizer’s CORS',
     opened.push(await startCompanion(settings, { logger: createLogger({ sink: memory.sink, level: 'debug' }) }));
     const loud = () => memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string; origins?: string[] }).filter((line) => line.level === 'error' || line.level === 'warn');
     await eventually(() => expect(loud()).toHaveLength(1));
-    expect(loud()[0]).toMatchObject({ level: 'error', origins: ['https://forgotten.example', 'https://also-forgotten.example'] });
+    expect(loud()[0]).toMatchObject({ level: 'warn', origins: ['https://forgotten.example', 'https://also-forgotten.example'] });
     expect(loud()[0]!.msg).toContain('does not let pages at https://forgotten.example, https://also-forgotten.example call it');
     expect(loud()[0]!.msg).toContain('add them to the widget origins of the gateway project PAYFORM_GATEWAY_WIDGET_KEY belongs to');
     // Asked as a browser asks, and nothing tokenized.
     expect((await tokenizeCalls()).every((call) => call.id === 'invalid_card_number' || call.status === undefined)).toBe(true);
+  });
+
+  it('names an origin another project of the gateway lists, which passes the preflight and is refused by the POST', async () => {
+    const OTHER = 'https://other-shop.example';
+    sandbox = await serveSandbox({ projects: [{ widgetOrigins: [SHOP] }, { posId: '7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75', apiKey: 'other-project-api-key', widgetOrigins: [OTHER] }] });
+    opened.push(sandbox);
+    const started = await startWith({ PAYFORM_GATEWAY_WIDGET_KEY: TEST_WIDGET_KEY, PAYFORM_ALLOWED_ORIGINS: `${SHOP},${OTHER},https://nobody.example` });
+    await eventually(() => expect(started.loud()).toHaveLength(1));
+    expect(started.loud()[0]).toMatchObject({ level: 'warn', msg: expect.stringContaining(`does not let pages at ${OTHER}, https://nobody.example call it`) });
   });
 
   it('says nothing when every page’s origin is listed', async () => {

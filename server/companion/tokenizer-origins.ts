@@ -20,37 +20,42 @@ const CHECK_TIMEOUT_MS = 10_000;
 /** A Visa-shaped number whose check digit is wrong: the tokenizer refuses it. */
 const FAILS_LUHN = '4000000000000001';
 
-/** The origins the tokenizer refuses to pages; undefined when it could not tell (not reached, not in time). */
-async function refusedOrigins(tokenizer: TokenizerToCheck, origins: readonly string[], signal: AbortSignal, send: typeof globalThis.fetch): Promise<string[] | undefined> {
-  const timeout = AbortSignal.any([signal, AbortSignal.timeout(CHECK_TIMEOUT_MS)]);
-  const allows = (answer: Response, origin: string) => [origin, '*'].includes(answer.headers.get('access-control-allow-origin') ?? '');
+/** `refused` or `taken` as the tokenizer answered a page of that origin; `unknown` when its answers do not tell. */
+type Verdict = 'refused' | 'taken' | 'unknown';
+
+/** Whether the answer lets a page of `origin` read it. */
+const allows = (answer: Response, origin: string) => [origin, '*'].includes(answer.headers.get('access-control-allow-origin') ?? '');
+
+/** How the tokenizer answers a page of `origin`: its preflight, then the POST itself. */
+async function verdictFor(tokenizer: TokenizerToCheck, origin: string, signal: AbortSignal, send: typeof globalThis.fetch): Promise<Verdict> {
+  const preflight = await send(tokenizer.url, {
+    method: 'OPTIONS',
+    headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-sign,x-widget-id' },
+    redirect: 'manual',
+    signal,
+  });
+  await preflight.body?.cancel();
+  // Another answer than a preflight's (no such path, a redirect, a failure): the key check says what.
+  if (!preflight.ok) return 'unknown';
+  if (!allows(preflight, origin)) return 'refused';
+  let posted: Response | undefined;
+  const fromPage: typeof globalThis.fetch = async (input, init) =>
+    (posted = await send(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Origin: origin }, redirect: 'manual', signal }));
   const card = { number: FAILS_LUHN, expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvv: '000' };
-  try {
-    const verdicts = await Promise.all(
-      origins.slice(0, MOST_ORIGINS).map(async (origin) => {
-        const preflight = await send(tokenizer.url, {
-          method: 'OPTIONS',
-          headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-sign,x-widget-id' },
-          redirect: 'manual',
-          signal: timeout,
-        });
-        await preflight.body?.cancel();
-        // Another answer than a preflight's (no such path, a redirect, a failure): the key check says what.
-        if (!preflight.ok) throw new Error(`preflight answered ${preflight.status}`);
-        if (!allows(preflight, origin)) return origin;
-        let posted: Response | undefined;
-        const fromPage: typeof globalThis.fetch = async (input, init) =>
-          (posted = await send(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Origin: origin }, redirect: 'manual', signal: timeout }));
-        const refusal = await postToTokenizer({ url: tokenizer.url, widgetKey: tokenizer.widgetKey, fetch: fromPage }, tokenizeBody(card)).then(() => undefined, (error: unknown) => error);
-        // Only the tokenizer's refusal of the card tells: the key taken, the page's origin named or not.
-        if (!posted || !(refusal instanceof TokenizeRefusedError) || refusal.status === 401 || refusal.status === 403) throw new Error('not answered as the tokenizer');
-        return allows(posted, origin) ? undefined : origin;
-      }),
-    );
-    return verdicts.filter((origin): origin is string => origin !== undefined);
-  } catch {
-    return undefined;
-  }
+  const refusal = await postToTokenizer({ url: tokenizer.url, widgetKey: tokenizer.widgetKey, fetch: fromPage }, tokenizeBody(card)).then(() => undefined, (error: unknown) => error);
+  if (!posted || !(refusal instanceof TokenizeRefusedError)) return 'unknown';
+  if (allows(posted, origin)) return 'taken';
+  // A key refused is the key check's to say; a refusal naming the origin, or of the card, tells.
+  if (refusal.status === 401 || (refusal.status === 403 && !/origin/i.test(refusal.id))) return 'unknown';
+  return 'refused';
+}
+
+/** The origins the tokenizer refuses to pages, each asked apart: one that cannot be told leaves the others. */
+async function refusedOrigins(tokenizer: TokenizerToCheck, origins: readonly string[], signal: AbortSignal, send: typeof globalThis.fetch): Promise<{ refused: string[]; told: number }> {
+  const timeout = AbortSignal.any([signal, AbortSignal.timeout(CHECK_TIMEOUT_MS)]);
+  const checked = origins.slice(0, MOST_ORIGINS);
+  const verdicts = await Promise.all(checked.map((origin) => verdictFor(tokenizer, origin, timeout, send).catch((): Verdict => 'unknown')));
+  return { refused: checked.filter((_, i) => verdicts[i] === 'refused'), told: verdicts.filter((verdict) => verdict !== 'unknown').length };
 }
 
 export async function checkTokenizerOrigins(
@@ -60,14 +65,15 @@ export async function checkTokenizerOrigins(
   signal: AbortSignal,
   send: typeof globalThis.fetch = globalThis.fetch,
 ): Promise<void> {
-  const refused = await refusedOrigins(tokenizer, origins, signal, send);
-  if (signal.aborted || !refused) return;
+  const { refused, told } = await refusedOrigins(tokenizer, origins, signal, send);
+  if (signal.aborted || told === 0) return;
   if (refused.length === 0) return logger.debug('the gateway’s tokenizer takes pages from every allowed origin', { tokenizer: tokenizer.url, origins: origins.slice(0, MOST_ORIGINS) });
   const pages = refused.join(', ');
-  logger.error(
-    `the gateway’s tokenizer at ${tokenizer.url} does not let pages at ${pages} call it (its answers name no such origin for CORS), so <pay-form> there cannot take a card and sends every customer to the gateway’s page: ` +
-      `add ${refused.length > 1 ? 'them' : 'it'} to the widget origins of the gateway project PAYFORM_GATEWAY_WIDGET_KEY belongs to (the sandbox: widget_origins in its projects file), ` +
-      'or take it out of PAYFORM_ALLOWED_ORIGINS if no page there takes card payments',
+  // A warning: such a page's customers still pay, on the gateway's page.
+  logger.warn(
+    `the gateway’s tokenizer at ${tokenizer.url} does not let pages at ${pages} call it (its answers do not name ${refused.length > 1 ? 'those origins' : 'that origin'} for CORS), so <pay-form> on ${refused.length > 1 ? 'them' : 'it'} cannot take a card and sends every customer to the gateway’s page: ` +
+      `add ${refused.length > 1 ? 'them' : 'it'} to the widget origins of the gateway project PAYFORM_GATEWAY_WIDGET_KEY belongs to (the sandbox: widget_origins in its projects file); ` +
+      'an origin in PAYFORM_ALLOWED_ORIGINS only for customers coming back (no card form on its pages) needs nothing',
     { tokenizer: tokenizer.url, origins: refused },
   );
 }
