@@ -17,6 +17,9 @@ export async function readBacklog(ctx: LedgerContext): Promise<LedgerBacklog> {
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min<number | null>('created_at').as('oldest')])
     .where('status', 'in', ['init', 'pending'])
     .where('unsent_at', 'is', null)
+    // Held for a discrepancy (a payment paid short stays `init`): a person's to settle, counted
+    // below, as reconciliation leaves it (listStalePayments) — not an age that grows for ever.
+    .where('mismatch_report', 'is', null)
     .executeTakeFirstOrThrow();
   const operations = await ctx.db
     .selectFrom('operations')

@@ -619,7 +619,7 @@ export interface CurrencyTotals {
 
 /** What is still waiting (Ledger.backlog): the gauges an operator watches. */
 export interface LedgerBacklog {
-  /** Payments in `init` or `pending`: not yet answered for good by the gateway. */
+  /** Payments in `init` or `pending`: not yet answered for good by the gateway (not those held for a discrepancy, a person’s). */
   readonly unfinishedPayments: number;
   /** When the oldest of them was created (epoch ms); undefined when there is none. */
   readonly oldestUnfinishedPaymentAt: number | undefined;
