@@ -70,6 +70,19 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe(closed.status);
   });
 
+  it('a session closed while its page cannot be cancelled reads pending, not open to pay again', async () => {
+    await open();
+    const session = await stack.openSession({ customer: CONTACT });
+    await hosted(session.id, 200);
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 503, phase: 'before', scope: { method: 'POST', path: '/api/v1/pos/' } });
+    const closed = await stack.json('DELETE', `/api/checkout/sessions/${session.id}`, 200, { admin: true });
+    expect(closed.status).toBe('pending');
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('pending');
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', status: 'init' });
+    expect(stack.logs.filter((line) => line.includes('a hosted payment could not be cancelled now; reconciliation will look at it'))).toHaveLength(1);
+    await stack.control('DELETE', '/_sandbox/faults');
+  });
+
   it('a hosted page left unpaid gives way to paying by card in the widget', async () => {
     await open();
     const session = await stack.openSession({ customer: CONTACT, return_url: 'https://shop.example/done' });

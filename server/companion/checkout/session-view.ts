@@ -78,8 +78,10 @@ export function viewStatus(session: CheckoutSession, retryable = true): { status
     case 'processing':
       // A hosted page opened and left unpaid ("Return without paying") is no payment under way:
       // the customer may pay again, and a pay request cancels that page first (direct-payments.ts).
-      // One the gateway reported paid otherwise (a discrepancy, held for a person) is no such page.
-      return unpaidHostedPage(session.payment) ? { status: 'open' } : { status: 'pending' };
+      // One the gateway reported paid otherwise (a discrepancy, held for a person) is no such page,
+      // nor one of a session closed while its page could not be cancelled: that page may still be
+      // paid (reconciliation cancels it), so the session is not open to pay again.
+      return unpaidHostedPage(session.payment) && session.closedAt === null ? { status: 'open' } : { status: 'pending' };
     case 'closed':
     case 'expired':
       return { status: 'expired' };
