@@ -1302,6 +1302,29 @@ export function describeLedgerContract(backend: LedgerBackend): void {
           const kept = (await ledger.getPayment(orderId))?.discrepancy?.later?.map((report) => report.paidAmount);
           expect([...kept!].sort((a, b) => a! - b!)).toEqual([...rounds.map((n) => 100 + n), ...rounds.map((n) => 200 + n)]);
         });
+
+        it('never settles a report unseen when one ledger settles while another notes a report', async () => {
+          const other = await store.reopen!();
+          for (let round = 0; round < 8; round++) {
+            const { orderId } = await claimedPayment(ledger);
+            const paidShort = (on: Ledger, paidAmount: number) => on.advancePayment(orderId, { status: 'success', amount: 1000, currency: 'XTS', paidAmount, paidCurrency: 'XTS' });
+            await paidShort(ledger, 1);
+            const [settling] = await Promise.allSettled([ledger.settleDiscrepancy(orderId, { note: 'Refunded', version: 1 }), paidShort(other, 2)]);
+            const after = (await ledger.getPayment(orderId))!.discrepancy!;
+            // The report is kept whichever came first; a settlement covers every report or none is current.
+            expect(after.later?.map((report) => report.paidAmount)).toEqual([2]);
+            if (settling.status === 'rejected') {
+              expect(settling.reason).toMatchObject({ reason: 'discrepancy_changed' });
+              expect(after.settled).toBeUndefined();
+              expect(after.settledBefore).toBeUndefined();
+            } else {
+              // Settled first, then reopened by the report: held again, the settlement kept.
+              expect(after.settled).toBeUndefined();
+              expect(after.settledBefore).toEqual([expect.objectContaining({ version: 1 })]);
+            }
+            expect((await ledger.listOrders({ held: true })).orders.map((order) => order.orderId)).toContain(orderId);
+          }
+        });
       }
     });
 
