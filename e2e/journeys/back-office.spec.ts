@@ -254,7 +254,11 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   await expect(notice).toContainText(/Then, .+:\s*Refunds at the gateway add up to UAH\s1,470\.00, more than was paid\./);
   await expect(backOffice.row(orderId)).toContainText('Held');
 
+  // The focus is on the order again, and the note written waits in the dialog opened anew.
+  await expect(page.locator(':focus')).toBeAttached();
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(false);
   await notice.getByRole('button', { name: 'Mark settled…' }).click();
+  await expect(note).toHaveValue('Refunded twice in the portal by mistake; the customer paid it back by bank transfer.');
   await note.fill('Refunded three times in the portal by mistake; the customer paid it back by bank transfer.');
   await dialog.getByRole('button', { name: 'Mark settled' }).click();
   await expect(dialog).toHaveCount(0);
@@ -262,10 +266,20 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   await expect(notice).toContainText('How: Refunded three times in the portal by mistake');
   await expect(notice).toContainText('Refunds at the gateway add up to UAH 840.00, more than was paid.');
   await expect(notice.getByRole('button', { name: 'Mark settled…' })).toHaveCount(0);
+  // Its button gone with the hold, the focus is on the order, not lost to the page.
+  expect(await page.evaluate(() => document.activeElement !== document.body && document.querySelector('section.order-detail')?.contains(document.activeElement))).toBe(true);
   // No longer among the held orders, in the page or the API.
   await expect(backOffice.row(orderId)).toHaveCount(0);
   const held = await (await request.get(`${stack.shop}/api/orders?held=true`, { headers: admin })).json();
   expect(held.orders.map((listed: { order_id: string }) => listed.order_id)).not.toContain(orderId);
+
+  // Another refund in the portal: held again, the settlement said where it came among the reports.
+  const fourth = { ...event, operation_id: randomUUID(), amount: toWireAmount(order.amount / 2, order.currency), created_at: '2030-01-18T09:30:00.000' };
+  expect(await (await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(fourth, TEST_PROJECT_DEFAULTS.apiSecret) } })).json()).toMatchObject({ outcome: 'applied' });
+  await expect(notice).toContainText('Held for review: do not fulfil');
+  await expect(notice).toContainText(/Settled .+ \(“Refunded three times in the portal by mistake; the customer paid it back by bank transfer\.”\), then the gateway reported again:/);
+  await expect(notice).toContainText(/Refunds at the gateway add up to UAH\s1,680\.00, more than was paid\./);
+  await expect(notice.getByRole('button', { name: 'Mark settled…' })).toBeVisible();
 });
 
 test('the list says what each order came to: refunded, in part, voided, captured for less', async ({ page, request, stack, backOffice }) => {

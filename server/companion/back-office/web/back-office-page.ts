@@ -74,6 +74,8 @@ let periodProblem: { readonly field: 'from' | 'to'; readonly problem: 'period.no
 let chargeDraft: ChargeDraft | undefined;
 /** The open "Mark settled" dialog: its order as the operator read it, never updated under them. */
 let settleDraft: SettleDraft | undefined;
+/** A note refused because the order changed under it: offered again when its dialog opens. */
+let keptNote: { readonly orderId: string; readonly note: string } | undefined;
 /** The last saved-card charge waiting for the customer's 3-D Secure: its link is shown to pass on. */
 let challenge: ChargeAnswer | undefined;
 let selected = new URLSearchParams(location.search).get('order') ?? undefined;
@@ -217,7 +219,9 @@ const handlers = {
   settle() {
     if (!detail) return;
     rememberOpener();
-    settleDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey() };
+    const note = keptNote?.orderId === detail.order.order_id ? keptNote.note : '';
+    keptNote = undefined;
+    settleDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey(), note };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.settle-dialog')?.showModal();
   },
@@ -434,10 +438,15 @@ async function settle(note: string): Promise<void> {
       page.refresh();
       return focusNotice('dialog.settle-dialog');
     }
+    // What the operator wrote waits for the dialog they open again once they read the new report.
+    if (changed === 'settle.changed') keptNote = { orderId, note };
     closeSettleDialog();
     tell(changed);
   }
+  const held = document.activeElement;
   await Promise.all([loadDetail(), loadOrders()]);
+  // The button it was opened from is gone with the hold, or moved below a new report: the order read again decides where the focus goes.
+  if (document.activeElement === held || document.activeElement === document.body) focusOrder();
 }
 
 function closeSettleDialog(): void {

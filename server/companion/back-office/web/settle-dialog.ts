@@ -20,6 +20,8 @@ export interface SettleDraft {
   readonly busy: boolean;
   /** One per dialog: a retry after a lost answer is answered, not refused as settled already. */
   readonly idempotencyKey: string;
+  /** What the note starts as: the one written before a report came and the dialog closed. */
+  readonly note: string;
   readonly error?: ApiError;
 }
 
@@ -59,7 +61,7 @@ export function settleDialog(draft: SettleDraft, handlers: { submit: (note: stri
       <p class="muted">${t('settle.text')}</p>
       <div class="field">
         <label for="settle-note">${t('settle.note')}</label>
-        <textarea id="settle-note" name="note" rows="3" maxlength=${NOTE_MAX} required aria-required="true" dir="auto"
+        <textarea id="settle-note" name="note" rows="3" maxlength=${NOTE_MAX} required aria-required="true" dir="auto" .value=${draft.note}
           aria-describedby="settle-note-error" aria-invalid=${refused ? 'true' : nothing}
           @input=${(event: InputEvent) => (event.target as HTMLTextAreaElement).setCustomValidity('')}></textarea>
         <span class="field__error" id="settle-note-error">${refused ?? ''}</span>
