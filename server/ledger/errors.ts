@@ -50,6 +50,8 @@ export type RefusalReason =
   | 'not_a_payment'
   | 'not_an_auth'
   | 'already_voided'
+  /** A void whose answer is not in yet: it may still fail, and the auth be captured after all. */
+  | 'void_pending'
   | 'already_captured'
   | 'nothing_captured'
   | 'nothing_left'

@@ -128,6 +128,7 @@ describe('decideOperation', () => {
     // A void whose answer was lost: neither a capture nor another void is taken, and neither reads "voided".
     for (const kind of ['capture', 'void'] as const) {
       expect(() => decideOperation(auth, [op('void', 'pending', 1000)], { kind })).toThrow('a void of the auth (10.00 UAH) still waits for the gateway’s answer: once voided, an auth takes nothing more');
+      expect(() => decideOperation(auth, [op('void', 'pending', 1000)], { kind })).toThrow(expect.objectContaining({ reason: 'void_pending' }));
     }
     expect(() => decideOperation(auth, [op('void', 'success', 1000)], { kind: 'capture' })).toThrow('the auth is voided');
   });

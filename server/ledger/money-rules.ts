@@ -127,7 +127,8 @@ function requireSuccessfulAuth(payment: MoneyPayment, operations: readonly Money
   if (!totals.voided) return;
   // A void whose answer is not in yet holds the auth as one that is: said as such.
   const pending = operations.find((op) => op.kind === 'void' && op.status === 'pending');
-  throw new OperationRefused('already_voided', pending ? `${awaited('a void of the auth', pending.amount, payment.currency)}: once voided, an auth takes nothing more` : 'the auth is voided');
+  if (pending) throw new OperationRefused('void_pending', `${awaited('a void of the auth', pending.amount, payment.currency)}: once voided, an auth takes nothing more`);
+  throw new OperationRefused('already_voided', 'the auth is voided');
 }
 
 /**

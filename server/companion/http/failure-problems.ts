@@ -49,7 +49,7 @@ function refusalWords({ message, target }: GatewayError): string {
 }
 
 // Refusals about the order's state are conflicts; the rest are amounts too large or misdirected.
-const STATE_REFUSALS: ReadonlySet<RefusalReason> = new Set(['payment_not_successful', 'not_a_payment', 'not_an_auth', 'already_voided', 'already_captured', 'nothing_captured', 'nothing_left']);
+const STATE_REFUSALS: ReadonlySet<RefusalReason> = new Set(['payment_not_successful', 'not_a_payment', 'not_an_auth', 'already_voided', 'void_pending', 'already_captured', 'nothing_captured', 'nothing_left']);
 
 export function ledgerProblem(error: LedgerError): ApiProblem {
   if (error instanceof InvalidLedgerInput) return ApiProblem.invalid({ [snakeCase(error.field)]: error.reason });
