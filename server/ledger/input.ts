@@ -1,6 +1,7 @@
 // What the store accepts. Every public write parses its input here first, so a bad value is
 // refused with an InvalidLedgerInput naming the field before anything touches the database.
 import { z } from 'zod';
+import { maskFreeText } from '@payform/gateway';
 import { compiled } from '@payform/gateway/wire';
 import { InvalidLedgerInput } from './errors.js';
 import { splitTotal } from './money-rules.js';
@@ -217,14 +218,19 @@ export const gatewayEventInput = withoutNul(
   }),
 );
 
-/** How a person settled a held order, and the discrepancy's version they read. */
+/**
+ * How a person settled a held order, and the discrepancy's version they read. The note is kept
+ * and shown to every operator: a card number or security code typed into it is masked here,
+ * whoever calls (the merchant API masks it as it reads it too).
+ */
 export const discrepancySettlementInput = z.strictObject({
   note: z
     .string()
     .trim()
     .min(1, 'must say how the order was settled')
-    .max(SETTLEMENT_NOTE_MAX, `must be at most ${SETTLEMENT_NOTE_MAX} characters`)
-    .refine((note) => !note.includes('\0'), 'must not hold a NUL character'),
+    .refine((note) => !note.includes('\0'), 'must not hold a NUL character')
+    .transform(maskFreeText)
+    .refine((note) => note.length <= SETTLEMENT_NOTE_MAX, `must be at most ${SETTLEMENT_NOTE_MAX} characters once card numbers and security codes are masked`),
   version: z.number().int('must be a whole number').min(1, 'must be at least 1'),
 });
 
