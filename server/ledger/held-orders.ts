@@ -41,5 +41,5 @@ export async function settleDiscrepancy(ctx: LedgerContext, orderId: string, inp
 }
 
 function changedSince(orderId: string, version: number): LedgerConflict {
-  return new LedgerConflict('discrepancy_changed', `Order ${orderId}'s discrepancy is at version ${version}: the gateway reported again since it was read. Read the order, then settle that version`);
+  return new LedgerConflict('discrepancy_changed', `Order ${orderId}'s discrepancy is at version ${version}, not the one sent: read the order (the gateway may have reported again since), then settle version ${version}`);
 }

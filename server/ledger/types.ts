@@ -521,7 +521,7 @@ export interface OrderListQuery {
   readonly kind?: 'payments' | 'verifications';
   /** The attempts of one checkout session. */
   readonly sessionId?: string;
-  /** true: only payments held for a discrepancy (`discrepancy` set). */
+  /** true: only payments held for a discrepancy no person has settled (`discrepancy` set, `discrepancy.settled` not). */
   readonly held?: boolean;
   // What a customer says on the phone: every one given must match.
   /** The customer's e-mail, whole (case aside). */

@@ -47,7 +47,7 @@ describe('amounts', () => {
     expect((await split.json()).error.fields).toEqual({ 'split[0].amount': refused });
     expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
     // Whole, but written as the currency's amount often is (10.00 meaning ten hryvnias): refused, not taken for minor units.
-    const decimal = 'must be written as a whole number of minor units, without a decimal point or exponent (24950 for 249.50 UAH): 10.00 would be 10 minor units, not 10.00 of the currency';
+    const decimal = 'must be written as a whole number of minor units, without a decimal point or exponent (24950, not 249.50 or 24950.0): 10.00 would be 10 minor units, not 10.00 of the currency';
     for (const written of ['10.00', '24950.0', '2.495e4', '2495000e-2']) {
       const opened = await stack.request('POST', '/api/checkout/sessions', json(`{"amount":${written},"currency":"UAH","description":"Tea"}`));
       expect(opened.status, written).toBe(400);

@@ -12,8 +12,8 @@
  *   the ledger knows of it, as soon as it knows (keyed-truth.ts): a session, charge or settled
  *   capture, void or refund is answered as it stands; one never made runs, once the dead claim's
  *   lease is over; one made but unsettled is 409 `idempotency_key_in_use` naming its order. What
- *   may have reached the gateway is never run again under the key. Only a cancel or webhook
- *   re-send, which the ledger cannot tell about, is answered 500 `request_interrupted` after the
+ *   may have reached the gateway is never run again under the key. Only a cancel, a webhook
+ *   re-send or a settlement, which the ledger cannot tell about, is answered 500 `request_interrupted` after the
  *   lease, kept like any 5xx. A session or charge sent without an order id takes one derived from
  *   the key (keyedOrderId), and a reservation keeps that digest, so a retry always finds its own.
  * Kept are the answers that may have changed something: 2xx and 5xx (a 5xx cannot promise the

@@ -55,7 +55,7 @@ const ORDER_FILTERS = {
     .literal('true', { error: 'must be true (leave it out to list every order, held or not)' })
     .transform(() => true)
     .optional()
-    .describe('true: only the orders held for a discrepancy (`discrepancy` set), for a person to settle. The only value: left out, every order is listed, held or not'),
+    .describe('true: only the orders held for a discrepancy (`discrepancy` set and not `discrepancy.settled`), for a person to settle. The only value: left out, every order is listed, held or not'),
   // What a customer says on the phone. Every one given must match; the reasons never quote the value.
   email: z
     .string()

@@ -60,7 +60,7 @@ export const DiscrepancyView = DiscrepancyReportView.extend({
   settled: SettlementView.nullable().describe('A person’s settlement covering every report: the order is no longer held. Null while it is held'),
   settled_before: z.array(SettlementView).describe('Settlements a later report reopened, oldest first'),
 }).describe(
-  'What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, a capture or refund it made that the merchant was told never happened, or a settled one it restated with another amount: held, do not fulfil. The top level is the first report; `later` holds each distinct one after it',
+  'What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, a capture or refund it made that the merchant was told never happened, or a settled one it restated with another amount: held, do not fulfil, until a person settles it (`settled`). The top level is the first report; `later` holds each distinct one after it',
 );
 
 /** Customer data as the payment carries it: the gateway's names without `customer_`, as sessions take them. */
@@ -274,7 +274,7 @@ export function paymentView(payment: Payment): PaymentView {
     customer: customerView(payment.customer),
     checkout_url: payment.checkoutUrl,
     receipt_url: payment.receiptUrl,
-    /** Set when the gateway reported what contradicts the order (held, do not fulfil): its first report, and each distinct one after it. */
+    /** Set when the gateway reported what contradicts the order (held, do not fulfil, until `discrepancy.settled`): its first report, and each distinct one after it. */
     discrepancy: discrepancyView(payment.discrepancy),
     unsent_at: iso(payment.unsentAt),
     created_at: iso(payment.createdAt),

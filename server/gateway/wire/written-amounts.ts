@@ -58,7 +58,7 @@ const MAYBE_DECIMAL = /[:,[]\s*-?\d+[.eE]/;
 const LITERAL = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 const ROUNDED_AWAY = 'must be a whole number of minor units: the JSON writes it with a fraction, which reading it as a number rounds away (a float printed with all its digits)';
-const WRITTEN_DECIMAL = 'must be written as a whole number of minor units, without a decimal point or exponent (24950 for 249.50 UAH): 10.00 would be 10 minor units, not 10.00 of the currency';
+const WRITTEN_DECIMAL = 'must be written as a whole number of minor units, without a decimal point or exponent (24950, not 249.50 or 24950.0): 10.00 would be 10 minor units, not 10.00 of the currency';
 
 /**
  * One issue per amount field whose number the JSON text writes with a decimal point or an
