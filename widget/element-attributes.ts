@@ -1,25 +1,27 @@
 /**
  * What a framework's template may set on `<pay-form>` and `<pay-button>`: one list for the Vue
  * and Svelte entries' types (vue.ts, svelte.ts), each adding its own listener names. Types only.
+ * Each takes `undefined` as well, as a framework's optional prop hands it on before its data
+ * arrives (under `exactOptionalPropertyTypes` an optional property alone would refuse it).
  */
 export interface CheckoutAttributes {
   /** The checkout session id (from the companion); `null` until the page has it, while the element waits (`sessionWait`). */
-  session?: string | null;
+  session?: string | null | undefined;
   /** The companion's base URL; by default the companion that served the script: its URL up to `/widget/pay-form.js`, base path included. */
-  endpoint?: string;
+  endpoint?: string | undefined;
   /** Language of the element; defaults to the closest `lang` up the page. */
-  lang?: string;
+  lang?: string | undefined;
   /** How often a pending payment is polled, ms (a property: Vue's `:poll-interval` and Svelte's `pollInterval={…}` set it). */
-  pollInterval?: number;
+  pollInterval?: number | undefined;
   /** How long at most a pending payment is polled, ms. */
-  pollTimeout?: number;
+  pollTimeout?: number | undefined;
   /** How long the element waits for a `session` its page sets late, ms, before it says none was set. */
-  sessionWait?: number;
+  sessionWait?: number | undefined;
 }
 
 export interface FormAttributes extends CheckoutAttributes {
-  /** `hosted` shows only the button to the gateway's payment page. */
-  mode?: '' | 'hosted';
+  /** `hosted` shows only the button to the gateway's payment page; `direct` (or none) the card form. */
+  mode?: '' | 'hosted' | 'direct' | undefined;
 }
 
 /** The events `<pay-button>` dispatches: it has no fields, so no `pay-change`, `pay-brand-change` or `pay-submit`. */

@@ -4,9 +4,10 @@
  * their attributes and `@pay-…` listeners. Vue must also leave the tags to the browser:
  * `compilerOptions.isCustomElement: (tag) => tag.startsWith('pay-')` (docs/widget.md).
  */
-import type { DefineComponent } from 'vue';
+import type { HTMLAttributes, PublicProps } from 'vue';
 import type { ButtonEvents, CheckoutAttributes, FormAttributes } from './element-attributes.js';
 import type { PayEventMap } from './events.js';
+import type { PayButton, PayForm } from './index.js';
 
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 
@@ -19,9 +20,17 @@ export interface PayFormProps extends FormAttributes, Listeners<keyof PayEventMa
 
 export interface PayButtonProps extends CheckoutAttributes, Listeners<ButtonEvents> {}
 
+/**
+ * A custom element as vue-tsc reads a global component: its template's props from `$props` (its
+ * own, any element's — `class`, `style` — and Vue's — `ref`, `key`), and a template ref
+ * (`useTemplateRef`, `ref="…"`) typed as the element itself, whose `pay()` a page with its own
+ * button calls. `$props` is there for the template's check alone.
+ */
+type CustomElement<Element extends HTMLElement, Props> = new () => Element & { readonly $props: Props & Omit<HTMLAttributes, keyof Props> & PublicProps };
+
 declare module 'vue' {
   interface GlobalComponents {
-    'pay-form': DefineComponent<PayFormProps>;
-    'pay-button': DefineComponent<PayButtonProps>;
+    'pay-form': CustomElement<PayForm, PayFormProps>;
+    'pay-button': CustomElement<PayButton, PayButtonProps>;
   }
 }

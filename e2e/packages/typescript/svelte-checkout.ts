@@ -34,6 +34,11 @@ export const mistakes: PayFormMarkup[] = [
   { 'onpay-success': (event) => console.log(event.detail.message) },
 ];
 
+// A component's optional props handed on before their data arrives: undefined, under exactOptionalPropertyTypes.
+declare const sessionId: string | undefined;
+declare const endpoint: string | undefined;
+export const waiting: PayFormMarkup = { session: sessionId, endpoint, mode: 'direct' };
+
 export const button: PayButtonMarkup = { session: 'cs_from_your_backend', 'onpay-redirect': (event) => console.log(event.detail.url) };
 // @ts-expect-error -- <pay-button> has no fields
 export const buttonChange: PayButtonMarkup = { 'onpay-change': () => {} };
