@@ -19,7 +19,7 @@ export const LATER_REPORTS_KEPT = 20;
 
 /** The first report, then the later ones, oldest first. */
 export function reportsOf(discrepancy: PaymentDiscrepancy): DiscrepancyReport[] {
-  const { later = [], laterTruncated: _, settled: __, settledBefore: ___, ...first } = discrepancy;
+  const { later = [], laterTruncated: _, settled: __, settledBefore: ___, reopenedPastKept: ____, ...first } = discrepancy;
   return [first, ...later];
 }
 
@@ -62,7 +62,7 @@ export function latestReport(discrepancy: PaymentDiscrepancy): DiscrepancyReport
  * later one and for the truncation. Each is told the merchant under its own notice id.
  */
 export function discrepancyVersion(discrepancy: PaymentDiscrepancy): number {
-  return 1 + (discrepancy.later?.length ?? 0) + (discrepancy.laterTruncated ? 1 : 0);
+  return 1 + (discrepancy.later?.length ?? 0) + (discrepancy.laterTruncated ? 1 : 0) + (discrepancy.reopenedPastKept ?? 0);
 }
 
 /**
@@ -89,7 +89,11 @@ function withReport(noted: PaymentDiscrepancy | null, report: DiscrepancyReport)
   if (reportsOf(noted).some((kept) => sameReport(kept, report))) return undefined;
   const later = noted.later ?? [];
   if (later.length < LATER_REPORTS_KEPT) return reopened({ ...noted, later: [...later, report] });
-  return noted.laterTruncated ? undefined : reopened({ ...noted, laterTruncated: true });
+  if (!noted.laterTruncated) return reopened({ ...noted, laterTruncated: true });
+  // Past those kept a report is not noted, but a settled order is held again by it (money may
+  // have moved: a refund in the portal), counted so that its version moves. An unsettled one is
+  // held already: nothing changes, and a retried event tells nothing twice.
+  return noted.settled ? reopened({ ...noted, reopenedPastKept: (noted.reopenedPastKept ?? 0) + 1 }) : undefined;
 }
 
 /** A discrepancy that changed: held again, its settlement (if any) kept among the earlier ones. */

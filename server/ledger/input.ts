@@ -2,7 +2,7 @@
 // refused with an InvalidLedgerInput naming the field before anything touches the database.
 import { z } from 'zod';
 import { maskFreeText } from '@payform/gateway';
-import { compiled } from '@payform/gateway/wire';
+import { compiled, SOMETHING_VISIBLE } from '@payform/gateway/wire';
 import { InvalidLedgerInput } from './errors.js';
 import { splitTotal } from './money-rules.js';
 import { isTimeZone } from './time-zone.js';
@@ -14,6 +14,9 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.ou
   const field = issue?.path.map(String).join('.') || 'input';
   throw new InvalidLedgerInput(field, issue?.message ?? 'is invalid');
 }
+
+/** Embeddings, overrides and isolates (U+202A–202E, U+2066–2069): they reorder the text around them. */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/u;
 
 /** The most a settlement's note holds: a sentence or two, what was done and where. */
 export const SETTLEMENT_NOTE_MAX = 500;
@@ -227,8 +230,12 @@ export const discrepancySettlementInput = z.strictObject({
   note: z
     .string()
     .trim()
-    .min(1, 'must say how the order was settled')
-    .refine((note) => !note.includes('\0'), 'must not hold a NUL character')
+    // Spaces or invisible characters alone say nothing: the detail would read “Settled (“”)”.
+    .regex(SOMETHING_VISIBLE, 'must say how the order was settled')
+    // Line breaks and tabs are a note's; other controls are a sender's bug (NUL: PostgreSQL's text refuses it).
+    .refine((note) => !/[^\P{Cc}\n\r\t]/u.test(note), 'must not hold control characters but line breaks and tabs')
+    // An override or isolate would show every operator the note's words reordered ("05.00" as "00.50").
+    .refine((note) => !BIDI_CONTROLS.test(note), 'must not hold bidirectional overrides or isolates: they would show it reordered')
     .transform(maskFreeText)
     .refine((note) => note.length <= SETTLEMENT_NOTE_MAX, `must be at most ${SETTLEMENT_NOTE_MAX} characters once card numbers and security codes are masked`),
   version: z.number().int('must be a whole number').min(1, 'must be at least 1'),

@@ -209,6 +209,11 @@ export interface PaymentDiscrepancy extends DiscrepancyReport {
   /** Set when more distinct reports came than `later` keeps: those a webhook brought stay among the order's webhook events, unmatched. */
   readonly laterTruncated?: true;
   /**
+   * How many reports past those kept came to a settled order and held it again: not noted, but
+   * counted, so the discrepancy's version moves and its settlement is one of what was read.
+   */
+  readonly reopenedPastKept?: number;
+  /**
    * Set while a person's settlement covers every report kept: the order is no longer held.
    * A later report moves it to `settledBefore`, and the order is held again.
    */

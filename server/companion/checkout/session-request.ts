@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { holdsCardNumberOfItsLength } from '@payform/card';
-import { Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
+import { Currency, IsoDate, SOMETHING_VISIBLE, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, checkAmount, checkSplitTotal } from '../http/amounts.js';
 import { maskedText } from '../http/masked-text.js';
@@ -50,12 +50,6 @@ const SessionCustomer = z
   })
   .partial()
   .superRefine(namesApart);
-
-/**
- * A character that shows: not white space, a control or format character (a zero-width space, a
- * byte-order mark), a mark alone, a Hangul filler or the blank Braille cell.
- */
-const SOMETHING_VISIBLE = /[^\s\p{Cc}\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u2800]/u;
 
 /** What a payment of any kind is: the fields a session and a saved card's charge share. */
 export const paymentFields = {

@@ -13,7 +13,8 @@ import { PaymentView } from './views.js';
 
 export const SettleDiscrepancyRequest = z.strictObject({
   // Masked as it is read: kept and shown to every operator, so a card number never lands in it.
-  note: maskedText(z.string().trim().min(1, 'must say how the order was settled'), SETTLEMENT_NOTE_MAX).describe('How it was settled: with the customer, at the gateway, what was refunded'),
+  // What else a note must be (something visible, no controls) is the ledger's rule, said by it.
+  note: maskedText(z.string().trim(), SETTLEMENT_NOTE_MAX).describe('How it was settled: with the customer, at the gateway, what was refunded. Something visible, line breaks and tabs the only control characters'),
   version: z.int('must be a whole number').min(1, 'must be at least 1').describe('The discrepancy’s `version` as read: a report that came since is refused (409 discrepancy_changed), not settled unseen'),
 });
 

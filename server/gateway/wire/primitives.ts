@@ -98,6 +98,13 @@ export const requiredText = (max = 256) => text(max).min(1, { error: 'must not b
 export const EMAIL_ADDRESS = /^[^\s@"\p{Cc}\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]{1,64}@[^\s@\p{Cc}\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]{1,255}$/u;
 
 /**
+ * A character that shows: not white space, a control or format character (a zero-width space, a
+ * byte-order mark), a mark alone, a Hangul filler or the blank Braille cell. A text a person must
+ * read (what is sold, how an order was settled) holds one.
+ */
+export const SOMETHING_VISIBLE = /[^\s\p{Cc}\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u2800]/u;
+
+/**
  * A lone surrogate has no UTF-8 form, so no URL can name it (`encodeURIComponent` throws); a
  * control character is a sender's bug that logs, file names and PostgreSQL's text (NUL) mangle.
  * With the `u` flag a surrogate pair is one code point, so only a lone half matches.

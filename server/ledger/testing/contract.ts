@@ -1291,6 +1291,57 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.getPayment(orderId)).toEqual(full.payment);
       });
 
+      it('holds a settled order again for a report past those kept, its version moved, once a report', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const paidShort = (paidAmount: number) => ledger.advancePayment(orderId, { status: 'success', amount: 1000, currency: 'XTS', paidAmount, paidCurrency: 'XTS' });
+        for (let paid = 1; paid <= LATER_REPORTS_KEPT + 2; paid++) await paidShort(paid);
+        const truncated = (await ledger.getPayment(orderId))!.discrepancy!;
+        expect(truncated).toMatchObject({ laterTruncated: true });
+        const version = LATER_REPORTS_KEPT + 2;
+        await ledger.settleDiscrepancy(orderId, { note: 'Refunded every overpayment', version });
+        clock.advance(NOTICE_GRACE_MS);
+        await claim().then((due) => Promise.all(due.map((notice) => ledger.noticeTold(paymentNotice((notice as { payment: Payment }).payment)))));
+
+        // Money moved again (a report not kept): held, the settlement kept, the version past the one settled, and news.
+        expect((await paidShort(LATER_REPORTS_KEPT + 10)).progress).toBe('flagged');
+        const reopened = (await ledger.getPayment(orderId))!.discrepancy!;
+        expect(reopened).toMatchObject({ reopenedPastKept: 1, settledBefore: [{ version }] });
+        expect(reopened.settled).toBeUndefined();
+        expect(reopened.later).toEqual(truncated.later);
+        expect((await ledger.listOrders({ held: true })).orders.map((order) => order.orderId)).toEqual([orderId]);
+        clock.advance(NOTICE_GRACE_MS);
+        expect(await claim()).toHaveLength(1);
+        // Held already, another report past those kept changes nothing: a retried event tells nothing twice.
+        expect((await paidShort(LATER_REPORTS_KEPT + 11)).progress).toBe('mismatch');
+        await expect(ledger.settleDiscrepancy(orderId, { note: 'Again', version })).rejects.toMatchObject({ reason: 'discrepancy_changed' });
+        expect(await ledger.settleDiscrepancy(orderId, { note: 'Refunded that one too', version: version + 1 })).toMatchObject({ discrepancy: { settled: { version: version + 1 } } });
+      });
+
+      it('marks the order’s unmatched events reviewed as it settles it, and no other order’s', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const other = await paidOrder(ledger);
+        // A success for each order with other figures: kept unmatched, the first held for it.
+        const contradicting = (id: string) => ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: id, amount: 999, currency: 'XTS', statusCode: '1000' }));
+        expect(await contradicting(orderId)).toMatchObject({ flagged: true, event: { outcome: 'unmatched' } });
+        expect(await contradicting(other.orderId)).toMatchObject({ event: { outcome: 'unmatched' } });
+        expect(await ledger.backlog()).toMatchObject({ unmatchedEvents: 2 });
+        await ledger.settleDiscrepancy(orderId, { note: 'The customer was charged 9.99 at the gateway: refunded there', version: 1 });
+        expect(await ledger.backlog()).toMatchObject({ unmatchedEvents: 1 });
+        expect((await ledger.getOrder(orderId))?.events.map((event) => event.reviewedAt)).toEqual([clock.now]);
+        expect((await ledger.getOrder(other.orderId))?.events.filter((event) => event.outcome === 'unmatched').map((event) => event.reviewedAt)).toEqual([null]);
+      });
+
+      it('refuses a settlement note that shows nothing, or holds controls or a reordering', async () => {
+        const { orderId } = await paidOrder(ledger);
+        await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 999, currency: 'XTS', statusCode: '1000' }));
+        for (const note of ['\u200b\u200b', '\u3164', '\u2800 \u00ad', '\u200e\u200f']) {
+          await expect(ledger.settleDiscrepancy(orderId, { note, version: 1 })).rejects.toMatchObject({ field: 'note', reason: 'must say how the order was settled' });
+        }
+        await expect(ledger.settleDiscrepancy(orderId, { note: 'Refunded\u0007', version: 1 })).rejects.toMatchObject({ field: 'note', reason: 'must not hold control characters but line breaks and tabs' });
+        await expect(ledger.settleDiscrepancy(orderId, { note: 'Refunded \u202eUAH 05.00\u202c', version: 1 })).rejects.toMatchObject({ field: 'note', reason: expect.stringContaining('bidirectional') });
+        expect(await ledger.settleDiscrepancy(orderId, { note: 'Refunded 9.99\nin the portal\tby Olena', version: 1 })).toMatchObject({ discrepancy: { settled: { note: 'Refunded 9.99\nin the portal\tby Olena' } } });
+      });
+
       if (backend.persistent) {
         it('loses no report when two ledgers on one database flag a payment at once', async () => {
           const other = await store.reopen!();
