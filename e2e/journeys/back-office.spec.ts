@@ -254,9 +254,8 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   await expect(notice).toContainText(/Then, .+:\s*Refunds at the gateway add up to UAH\s1,470\.00, more than was paid\./);
   await expect(backOffice.row(orderId)).toContainText('Held');
 
-  // The focus is on the order again, and the note written waits in the dialog opened anew.
-  await expect(page.locator(':focus')).toBeAttached();
-  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(false);
+  // The focus is on the order's notice, the new report in it, and the note written waits in the dialog opened anew.
+  await expect(notice).toBeFocused();
   await notice.getByRole('button', { name: 'Mark settled…' }).click();
   await expect(note).toHaveValue('Refunded twice in the portal by mistake; the customer paid it back by bank transfer.');
   await note.fill('Refunded three times in the portal by mistake; the customer paid it back by bank transfer.');
@@ -266,8 +265,8 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   await expect(notice).toContainText('How: Refunded three times in the portal by mistake');
   await expect(notice).toContainText('Refunds at the gateway add up to UAH 840.00, more than was paid.');
   await expect(notice.getByRole('button', { name: 'Mark settled…' })).toHaveCount(0);
-  // Its button gone with the hold, the focus is on the order, not lost to the page.
-  expect(await page.evaluate(() => document.activeElement !== document.body && document.querySelector('section.order-detail')?.contains(document.activeElement))).toBe(true);
+  // Its button gone with the hold, the focus is on what the order now says: settled, when and how.
+  await expect(notice).toBeFocused();
   // No longer among the held orders, in the page or the API.
   await expect(backOffice.row(orderId)).toHaveCount(0);
   const held = await (await request.get(`${stack.shop}/api/orders?held=true`, { headers: admin })).json();

@@ -443,10 +443,12 @@ async function settle(note: string): Promise<void> {
     closeSettleDialog();
     tell(changed);
   }
-  const held = document.activeElement;
   await Promise.all([loadDetail(), loadOrders()]);
-  // The button it was opened from is gone with the hold, or moved below a new report: the order read again decides where the focus goes.
-  if (document.activeElement === held || document.activeElement === document.body) focusOrder();
+  // Its button gone with the hold, or moved below a new report: the focus goes to what the order
+  // says of it now (settled, or the new report), never to the order's first action (Cancel, Void).
+  const notice = document.querySelector<HTMLElement>('section.order-detail .held');
+  if (notice) notice.focus();
+  else focusOrder();
 }
 
 function closeSettleDialog(): void {

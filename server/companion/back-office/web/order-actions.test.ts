@@ -39,6 +39,16 @@ describe('the actions of an authorised hold', () => {
   });
 });
 
+describe('the actions of an unpaid hosted page', () => {
+  const page = { ...held, order: { ...held.order, mode: 'hosted', method: 'purchase', status: 'init', discrepancy: null } } as unknown as OrderDetail;
+
+  it('offers to cancel it, but not once the gateway reported it paid otherwise (held)', async () => {
+    expect(await actionsWith([], page)).toEqual(['cancel']);
+    const paidShort = { ...page, order: { ...page.order, discrepancy: { status: 'success', paid_amount: 15000 } } } as unknown as OrderDetail;
+    expect(await actionsWith([], paidShort)).toEqual([]);
+  });
+});
+
 describe('the shares a split capture starts from', () => {
   const sellers = [{ id: 'roastery', name: 'Roastery' }, { id: 'pottery', name: 'Pottery' }];
   const shares = async (amount: number, currency: string) => {

@@ -11,7 +11,8 @@ export const isSplitPaid = ({ order, operations }: OrderDetail): boolean =>
 /** The actions that apply to the order now (the companion checks them again). */
 export function applicableActions(detail: OrderDetail): OperationAction[] {
   const { order, totals } = detail;
-  if (order.status === 'init') return order.mode === 'hosted' ? ['cancel'] : [];
+  // An unpaid hosted page may be cancelled; not one the gateway reported paid otherwise (held).
+  if (order.status === 'init') return order.mode === 'hosted' && order.discrepancy === null ? ['cancel'] : [];
   if (order.status !== 'success') return [];
   const captured = units(totals.captured) + units(totals.capture_pending) > 0;
   const refundable = units(totals.refundable) > 0;

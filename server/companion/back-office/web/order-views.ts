@@ -157,13 +157,13 @@ function heldNotice(order: OrderSummary, settle: () => void): TemplateResult | t
   // Reopened by the truncation itself: said before it.
   const more = held.later_truncated ? [...reopened(held.later.length + 1), t('held.more')].map((line) => html`<p>${line}</p>`) : nothing;
   if (held.settled) {
-    return html`<div class="notice held held--settled">
+    return html`<div class="notice held held--settled" tabindex="-1">
       <strong>${t('held.settledHeading', { time: isolated(time(held.settled.settled_at, true)) })}</strong>
       <p>${t('held.settledNote', { note: isolated(held.settled.note) })}</p>
       ${reports}${more}
     </div>`;
   }
-  return html`<div class="notice notice--error held">
+  return html`<div class="notice notice--error held" tabindex="-1">
     <strong>${t('held.heading')}</strong>
     ${reports}${more}
     <p>${t('held.settle', { time: isolated(time(held.noted_at, true)) })}</p>
