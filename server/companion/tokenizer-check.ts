@@ -17,10 +17,10 @@ import { errorCode } from './log/error-code.js';
 import type { Logger } from './log/logger.js';
 
 /** A tokenizer slower than that at start is worth a line anyway (the gateway check's limit too). */
-const CHECK_TIMEOUT_MS = 10_000;
+export const CHECK_TIMEOUT_MS = 10_000;
 
-/** A Visa-shaped number whose check digit is wrong: no card's, and the tokenizer refuses it. */
-const FAILS_LUHN = '4000000000000001';
+/** What the checks send the tokenizer: a Visa-shaped number whose check digit is wrong, no card's, which it refuses. */
+export const checkCard = () => ({ number: '4000000000000001', expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvv: '000' });
 
 const KEY = 'PAYFORM_GATEWAY_WIDGET_KEY (the companion’s tokenizer.widgetKey)';
 const URL_SETTING = 'PAYFORM_GATEWAY_WIDGET_URL (tokenizer.widgetUrl; by default PAYFORM_GATEWAY_BASE_URL)';
@@ -65,8 +65,7 @@ export async function checkTokenizer(tokenizer: TokenizerToCheck, logger: Logger
     answered = { status: response.status, html: /^text\/html\b/i.test(response.headers.get('content-type') ?? ''), location: response.headers.get('location') };
     return response;
   };
-  const card = { number: FAILS_LUHN, expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvv: '000' };
-  const error = await postToTokenizer({ url: tokenizer.url, widgetKey: tokenizer.widgetKey, fetch: recording }, tokenizeBody(card)).then(
+  const error = await postToTokenizer({ url: tokenizer.url, widgetKey: tokenizer.widgetKey, fetch: recording }, tokenizeBody(checkCard())).then(
     () => undefined,
     (failure: unknown) => failure,
   );

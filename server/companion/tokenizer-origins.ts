@@ -12,13 +12,11 @@
  */
 import { postToTokenizer, tokenizeBody, TokenizeRefusedError } from '@payform/gateway/tokenizer';
 import type { Logger } from './log/logger.js';
+import { CHECK_TIMEOUT_MS, checkCard } from './tokenizer-check.js';
 import type { TokenizerToCheck } from './tokenizer-check.js';
 
 /** Beyond that many origins the first are checked: a start does not send a tokenizer dozens of calls. */
 const MOST_ORIGINS = 8;
-const CHECK_TIMEOUT_MS = 10_000;
-/** A Visa-shaped number whose check digit is wrong: the tokenizer refuses it. */
-const FAILS_LUHN = '4000000000000001';
 
 /** `refused` or `taken` as the tokenizer answered a page of that origin; `unknown` when its answers do not tell. */
 type Verdict = 'refused' | 'taken' | 'unknown';
@@ -41,8 +39,7 @@ async function verdictFor(tokenizer: TokenizerToCheck, origin: string, signal: A
   let posted: Response | undefined;
   const fromPage: typeof globalThis.fetch = async (input, init) =>
     (posted = await send(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Origin: origin }, redirect: 'manual', signal }));
-  const card = { number: FAILS_LUHN, expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvv: '000' };
-  const refusal = await postToTokenizer({ url: tokenizer.url, widgetKey: tokenizer.widgetKey, fetch: fromPage }, tokenizeBody(card)).then(() => undefined, (error: unknown) => error);
+  const refusal = await postToTokenizer({ url: tokenizer.url, widgetKey: tokenizer.widgetKey, fetch: fromPage }, tokenizeBody(checkCard())).then(() => undefined, (error: unknown) => error);
   if (!posted || !(refusal instanceof TokenizeRefusedError)) return 'unknown';
   if (allows(posted, origin)) return 'taken';
   // A key refused is the key check's to say; a refusal naming the origin, or of the card, tells.
