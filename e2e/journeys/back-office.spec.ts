@@ -230,8 +230,9 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   await expect(notice).toContainText(/Then, .+:\s*Refunds at the gateway add up to UAH\s1,260\.00, more than was paid\./);
   await expect(notice).toContainText(`The gateway reports a further charge of this order’s card (success, UAH 90.00; transaction ${transaction}): a recurring charge, not this order’s payment`);
   await expect(notice).toContainText('Settle it with the customer');
-  // Refunded past what was paid: nothing was kept, whatever the gateway's figures.
+  // Refunded past what was paid: less than nothing kept, as the CSV's net counts it (420.00 paid, 1,260.00 refunded).
   await expect(backOffice.status).toHaveText('Refunded');
+  await expect(backOffice.detail.locator('.order-detail__amount strong')).toContainText(/[-−]UAH\s840\.00/);
   // The success paid short and the further charge.
   await expect(backOffice.events.filter({ hasText: 'not applied: contradicts this order' })).toHaveCount(2);
   // Each table of the detail is named by its heading, as the orders list's is by its caption.

@@ -16,8 +16,9 @@ describe('what a paid order came to', () => {
   it('takes refunds off what was paid: in full, or in part', () => {
     expect(orderOutcome(purchase, { ...none, refunded: 10000 })).toEqual({ state: 'refunded', cameTo: 0 });
     expect(orderOutcome(purchase, { ...none, refunded: 2550, refundable: 7450 })).toEqual({ state: 'partlyRefunded', cameTo: 7450 });
-    // Refunds the gateway reported past what was paid (a held order) leave nothing, not less.
-    expect(orderOutcome(purchase, { ...none, refunded: 20000 })).toEqual({ state: 'refunded', cameTo: 0 });
+    // Refunds the gateway reported past what was paid (a held order) leave less than nothing, as
+    // the CSV's net and the period's money count it.
+    expect(orderOutcome(purchase, { ...none, refunded: 20000 })).toEqual({ state: 'refunded', cameTo: -10000 });
     expect(orderOutcome(auth, { ...none, captured: 6050, refunded: 6050 })).toEqual({ state: 'refunded', cameTo: 0 });
   });
 

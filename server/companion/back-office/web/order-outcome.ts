@@ -7,7 +7,7 @@ export type OutcomeState = 'refunded' | 'partlyRefunded' | 'voided' | 'capturedL
 
 export interface Outcome {
   readonly state: OutcomeState;
-  /** What the merchant keeps, in minor units: a purchase's amount or an auth's capture, less refunds. */
+  /** What the merchant keeps, in minor units: a purchase's amount or an auth's capture, less refunds (below 0 past what was paid). */
   readonly cameTo: number;
 }
 
@@ -44,11 +44,13 @@ export function orderOutcome(order: Pick<OrderSummary, 'method' | 'status' | 'am
   const captured = units(totals.captured);
   const refunded = units(totals.refunded);
   const paid = order.method === 'auth' && captured > 0 ? captured : amount;
-  const cameTo = Math.max(0, paid - refunded);
+  // Below zero when the gateway refunded past what was paid (its portal; a held order): said as
+  // the CSV and the period's money count it, not as 0.00 beside "Refunded".
+  const cameTo = paid - refunded;
   const state = ((): OutcomeState | undefined => {
     if (units(totals.capture_pending) + units(totals.refund_pending) > 0) return 'pending';
     if (order.method === 'auth' && captured === 0) return 'uncaptured';
-    if (refunded > 0) return cameTo === 0 ? 'refunded' : 'partlyRefunded';
+    if (refunded > 0) return cameTo <= 0 ? 'refunded' : 'partlyRefunded';
     if (order.method === 'auth' && captured !== amount) return captured < amount ? 'capturedLess' : 'capturedMore';
     return undefined;
   })();
