@@ -1,4 +1,5 @@
 // What a session's latest attempt means for the session.
+import { StatusCode } from '@payform/gateway/wire';
 import type { Payment } from './types.js';
 
 /**
@@ -62,3 +63,11 @@ export function sessionOrderIdOf(orderId: string, attempt: number): string {
   const suffix = `:${attempt}`;
   return attempt > 1 && orderId.endsWith(suffix) ? orderId.slice(0, -suffix.length) : orderId;
 }
+
+/**
+ * The gateway's codes of a payment nobody paid and nobody declined: a hosted page cancelled
+ * unpaid (6007: by the merchant, or by reconciliation once its session ended) or left to expire
+ * at the gateway (4149, its `order_timeout`, which the session's end sets). Abandoned checkouts,
+ * counted apart from declines.
+ */
+export const ABANDONED_CODES: readonly string[] = [StatusCode.PaymentCancelled, StatusCode.SessionExpired];

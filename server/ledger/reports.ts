@@ -1,6 +1,6 @@
 // Reads for the back office and the reconciler.
 import { sql } from 'kysely';
-import { StatusCode } from '@payform/gateway/wire';
+import { ABANDONED_CODES } from './attempts.js';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput } from './errors.js';
 import { eventsOf } from './events.js';
@@ -149,8 +149,9 @@ function countPerBucket(ctx: LedgerContext, { from, to, shift }: { from: number;
   // Literals, not parameters: SQLite would bind them as REAL and divide as floats.
   const bucket = sql<number>`(${sql.ref('created_at')} + ${sql.lit(shift)}) / ${sql.lit(size)}`;
   // A failure the gateway gave no code for is one it never decided (every decline has one); one
-  // cancelled unpaid (6007) was abandoned, not declined.
-  const outcome = sql<string>`case when status = 'failure' and status_code is null then 'not_sent' when status = 'failure' and status_code = ${sql.lit(StatusCode.PaymentCancelled)} then 'cancelled' when status in ('init', 'pending') and unsent_at is not null then 'not_sent' else status end`;
+  // cancelled unpaid or expired unpaid (ABANDONED_CODES) was abandoned, not declined.
+  const abandoned = sql.join(ABANDONED_CODES.map((code) => sql.lit(code)));
+  const outcome = sql<string>`case when status = 'failure' and status_code is null then 'not_sent' when status = 'failure' and status_code in (${abandoned}) then 'cancelled' when status in ('init', 'pending') and unsent_at is not null then 'not_sent' else status end`;
   return ctx.db
     .selectFrom('payments')
     .select((eb) => [bucket.as('bucket'), outcome.as('outcome'), eb.fn.countAll<number>().as('count')])

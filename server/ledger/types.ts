@@ -597,7 +597,8 @@ export interface StatsBucket {
   readonly notSent: number;
   /**
    * Cancelled before it was paid (the gateway's 6007): an unpaid hosted payment the merchant, or
-   * reconciliation once its session expired, cancelled. An abandoned checkout, not a decline.
+   * reconciliation once its session expired, cancelled — or one the gateway let expire unpaid
+   * (4149). An abandoned checkout, not a decline (ABANDONED_CODES).
    */
   readonly cancelled: number;
 }

@@ -80,7 +80,7 @@ const Counts = {
   failed: z.int().describe('Declined by the gateway'),
   in_flight: z.int(),
   not_sent: z.int().describe('Attempts the gateway never decided: not sent (unreachable, credentials, a field refused) or never reached it; neither a decline nor in flight'),
-  cancelled: z.int().describe('Unpaid hosted payments cancelled (6007) by the merchant, or by reconciliation once their session expired: abandoned checkouts, not declines'),
+  cancelled: z.int().describe('Unpaid hosted payments cancelled (6007) by the merchant or by reconciliation once their session ended, or left to expire at the gateway (4149): abandoned checkouts, not declines'),
   success_rate: z.number().nullable().describe('succeeded / (succeeded + failed): what customers were told; null when none was decided'),
 };
 

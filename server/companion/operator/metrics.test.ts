@@ -145,6 +145,20 @@ describe('GET /metrics', () => {
     expect(stats.totals).toEqual({ total: 1, succeeded: 0, failed: 0, in_flight: 0, not_sent: 0, cancelled: 1, success_rate: null });
   });
 
+  it('counts a hosted page left to expire unpaid at the gateway as abandoned, not declined', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    const hosted = await stack.openSession({ ttl_seconds: 120, customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    await stack.json('POST', `/api/checkout/sessions/${hosted.id}/hosted`, 200, { body: {} });
+    // The page lives as long as its session: the gateway ends it (4149) and says so by webhook.
+    await stack.control('POST', '/_sandbox/clock', { advance_seconds: 180 });
+    await stack.settleWebhooks();
+    expect(await stack.ledger.getPayment(hosted.order_id)).toMatchObject({ status: 'failure', statusCode: '4149' });
+    const metrics = samples(await (await scrape(stack)).text());
+    expect(metrics.get('payform_payments_total{method="purchase",outcome="cancelled"}')).toBe(1);
+    expect(metrics.get('payform_payments_total{method="purchase",outcome="failure"}')).toBe(0);
+    expect((await stack.json('GET', '/api/stats', 200, { admin: true })).totals).toMatchObject({ failed: 0, cancelled: 1, success_rate: null });
+  });
+
   // The documented PayformGatewayRefusesCredentials alert reads this gauge: a counter of 401s is
   // born at 1, and Prometheus's increase() saw no rise in it, so a shop's first refused payment
   // (or the check at start, after a key rotated) never fired the alert.

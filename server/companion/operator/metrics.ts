@@ -7,7 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayCallRecord } from '@payform/gateway';
-import { StatusCode } from '@payform/gateway';
+import { ABANDONED_CODES } from '../../ledger/index.js';
 import type { Ledger, Payment } from '../../ledger/index.js';
 import { notTheGateway, provesEndpointsKey, TROUBLES } from './gateway-trouble.js';
 import type { Trouble } from './gateway-trouble.js';
@@ -119,12 +119,12 @@ export class CompanionMetrics {
   /**
    * A payment reached success or failure (each change is reported once, across instances). A
    * failure the gateway gave no code for is one it never decided (every decline has a code):
-   * the merchant's trouble, counted apart from what customers were told. One cancelled unpaid
-   * (6007: by the merchant, or once its hosted session expired) was abandoned, not declined.
+   * the merchant's trouble, counted apart from what customers were told. One cancelled or
+   * expired unpaid (ABANDONED_CODES: a hosted page nobody paid) was abandoned, not declined.
    */
   paymentFinished(payment: Payment): void {
     if (payment.status !== 'success' && payment.status !== 'failure') return;
-    const outcome = payment.status === 'success' ? 'success' : payment.statusCode === null ? 'not_sent' : payment.statusCode === StatusCode.PaymentCancelled ? 'cancelled' : 'failure';
+    const outcome = payment.status === 'success' ? 'success' : payment.statusCode === null ? 'not_sent' : ABANDONED_CODES.includes(payment.statusCode) ? 'cancelled' : 'failure';
     this.#payments.inc({ method: payment.method, outcome });
   }
 

@@ -1862,17 +1862,20 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         // Nor is an unpaid hosted payment cancelled (abandoned): no decline of the customer's.
         const abandoned = await claimedPayment(ledger);
         await ledger.advancePayment(abandoned.orderId, { status: 'failure', statusCode: '6007', statusDescription: 'Payment cancelled' });
+        // Nor one the gateway let expire unpaid (its order_timeout, the session's end).
+        const expired = await claimedPayment(ledger);
+        await ledger.advancePayment(expired.orderId, { status: 'failure', statusCode: '4149', statusDescription: 'Session expired' });
         clock.now = start + 2 * HOUR + 5 * MINUTE; // 00:05 UTC on the 16th
         await claimedPayment(ledger);
         const hours = await ledger.paymentStats({ from: start, to: start + 3 * HOUR, bucket: 'hour' });
         expect(hours).toEqual([
-          { start, total: 6, succeeded: 2, failed: 1, inFlight: 0, notSent: 2, cancelled: 1 },
+          { start, total: 7, succeeded: 2, failed: 1, inFlight: 0, notSent: 2, cancelled: 2 },
           { start: start + HOUR, total: 0, succeeded: 0, failed: 0, inFlight: 0, notSent: 0, cancelled: 0 },
           { start: start + 2 * HOUR, total: 1, succeeded: 0, failed: 0, inFlight: 1, notSent: 0, cancelled: 0 },
         ]);
         // In UTC+3 everything happened on the 16th.
         const days = await ledger.paymentStats({ from: start - 22 * HOUR, to: start + 26 * HOUR, bucket: 'day', utcOffsetMinutes: 180 });
-        expect(days.map((day) => day.total)).toEqual([0, 7, 0]);
+        expect(days.map((day) => day.total)).toEqual([0, 8, 0]);
         expect(days[1]!.start).toBe(Date.UTC(2030, 0, 15, 21, 0));
         await expect(ledger.paymentStats({ from: 10, to: 5, bucket: 'hour' })).rejects.toMatchObject({ field: 'to' });
         await expect(ledger.paymentStats({ from: 0, to: start, bucket: 'hour' })).rejects.toMatchObject({ field: 'to' });
