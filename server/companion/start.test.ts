@@ -273,6 +273,22 @@ describe('startCompanion', () => {
       const malformed = await rawExchange(companion.port, 'NOT HTTP AT ALL\r\n\r\n');
       expect(malformed.head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
       expect(JSON.parse(malformed.body).error.code).toBe('malformed_request');
+      // A request followed by bytes that are none (a body longer than its length): it ran, so its
+      // own answer goes out, not a 400 that would read as its refusal; the connection then closes.
+      const body = JSON.stringify({ amount: 150, currency: 'XTS', description: 'Tea' });
+      const opened = await rawExchange(
+        companion.port,
+        `POST /api/checkout/sessions HTTP/1.1\r\nHost: shop\r\nAuthorization: Bearer a-long-enough-admin-token\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}X`,
+      );
+      expect(opened.head).toMatch(/^HTTP\/1\.1 201 Created\r\n/);
+      expect(opened.head).toMatch(/\r\nConnection: close\r\n/i);
+      expect(JSON.parse(opened.body)).toMatchObject({ amount: 150, currency: 'XTS' });
+      expect(memory.lines.filter((line) => line.includes('that request was answered, and the connection closed'))).toEqual([expect.stringContaining('"level":"warn"')]);
+      // An Expect the server does not do: in the envelope, not Node's bare 417.
+      const expecting = await rawExchange(companion.port, 'POST /api/checkout/sessions HTTP/1.1\r\nHost: shop\r\nExpect: x-foo\r\nContent-Length: 2\r\n\r\n{}');
+      expect(expecting.head).toMatch(/^HTTP\/1\.1 417 Expectation Failed\r\n/);
+      expect(expecting.head).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
+      expect(JSON.parse(expecting.body).error.code).toBe('expectation_failed');
       // A TLS handshake (an https:// address of this plain-http companion): said as that.
       const tls = await rawExchange(companion.port, '\x16\x03\x01\x00\x2f\x01\x00\x00\x2b\x03\x03');
       expect(JSON.parse(tls.body).error.code).toBe('tls_to_http');

@@ -11,13 +11,13 @@
  * limit later would never be said above debug.
  */
 import { maxHeaderSize as processMaxHeaderSize, STATUS_CODES } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RequestError } from '@hono/node-server';
 import type { Logger } from '../log/logger.js';
 
 interface Refusal {
-  readonly status: 400 | 408 | 413 | 431 | 500 | 504;
+  readonly status: 400 | 408 | 413 | 417 | 431 | 500 | 504;
   readonly code: string;
   readonly message: string;
   /** For the operator: what happened and what to change. */
@@ -62,11 +62,28 @@ export class UnparsedRequests {
       if (CLIENT_GONE.has(error.code ?? '')) return void socket.destroy();
       const refusal = tlsSpoken(error) ? TLS_TO_HTTP : parserRefusal(error.code, maxHeaderSize(server));
       if (refusal.status === 408) cutLate.add(socket);
+      // Bytes that are no request after one being answered (a body longer than its length, data
+      // past `Connection: close`): that request runs, so its own answer goes out — a 400 in its
+      // place would tell a refund that was made as refused — and the connection closes after it.
+      const inFlight = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+      if (inFlight && !inFlight.writableFinished && refusal.status !== 408) {
+        this.#tell(STRAY_BYTES, { parser: error.code ?? 'unknown' });
+        inFlight.shouldKeepAlive = false;
+        return void inFlight.once('close', () => socket.destroy());
+      }
       this.#tell(refusal, { parser: error.code ?? 'unknown' });
-      // A response already on its way cannot be followed by another on the same connection.
-      const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
       if (socket.writable && !inFlight?.headersSent) socket.write(this.#rawAnswer(refusal.status, refusal.code, refusal.message));
       socket.destroy(error);
+    });
+    // Node answers an Expect it does not know (anything but 100-continue) with a bare 417 and no
+    // word: in the envelope, with the security headers, and said.
+    server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+      const refusal = UNMET_EXPECTATION;
+      this.#tell(refusal, { expect: request.headers.expect?.slice(0, 100) });
+      const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
+      response
+        .writeHead(refusal.status, { ...this.security, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', Connection: 'close' })
+        .end(body);
     });
     // Node hands CONNECT (a proxy's tunnel) to this event and, with no listener, drops the
     // connection unanswered: the companion is no proxy, which the 405 says.
@@ -112,6 +129,20 @@ export class UnparsedRequests {
     );
   }
 }
+
+const STRAY_BYTES: Refusal = {
+  status: 400,
+  code: 'stray_bytes',
+  message: 'Bytes that are no request followed one on this connection',
+  warning: 'bytes that were no request followed one on the same connection (a body longer than its Content-Length, data after Connection: close): that request was answered, and the connection closed; a client or proxy in front sends them',
+};
+
+const UNMET_EXPECTATION: Refusal = {
+  status: 417,
+  code: 'expectation_failed',
+  message: 'The request’s Expect header asks for what this server does not do: only 100-continue is taken',
+  warning: 'a request with an Expect header other than 100-continue was refused with 417: a client or proxy in front sends one',
+};
 
 const TIMED_OUT: Refusal = {
   status: 504,
