@@ -12,11 +12,21 @@ import { definedFields } from '../optional-fields.js';
 export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
 
 /**
- * Text that is kept, echoed and sent on may not hold a card number, however it is written: a payer
- * who types the card number into a name field would otherwise have it stored and sent on.
+ * `value` with each URL escape of a digit (`%34`, escaped again `%2534`) read as the digit: no
+ * encoder escapes one, so one that is escaped hides a number.
  */
+const escapedDigitsRead = (value: string): string => value.replace(/%(?:25)*3(\d)/g, '$1');
+
+/**
+ * Text that is kept, echoed and sent on may not hold a card number, however it is written: a payer
+ * who types the card number into a name field would otherwise have it stored and sent on; an id
+ * or an address with its digits percent-escaped (`%34%31…`) is read as the digits it spells.
+ */
+export const holdsWrittenCardNumber = (value: string, holds: (value: string) => boolean = holdsCardNumber): boolean =>
+  holds(value) || (value.includes('%') && holds(escapedDigitsRead(value)));
+
 export const withoutCardNumber = <T extends z.ZodType<string>>(text: T, holds: (value: string) => boolean = holdsCardNumber) =>
-  text.refine((value) => !holds(value), { error: 'must not contain a card number' });
+  text.refine((value) => !holdsWrittenCardNumber(value, holds), { error: 'must not contain a card number' });
 
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.

@@ -7,6 +7,7 @@
  * in a request, so a check here is what keeps the landing from redirecting anywhere.
  */
 import { holdsCardNumberOfItsLength } from '@payform/card';
+import { holdsWrittenCardNumber } from './customer.js';
 import type { CompanionOptions } from '../config.js';
 import type { Logger } from '../log/logger.js';
 import { returnUrlProblem } from './return-url.js';
@@ -31,7 +32,7 @@ function checkPage(url: string | undefined, options: PageOptions): PageCheck {
   if (problem !== undefined) return { origin, fix: `its address ${problem}` };
   // Sent on as the gateway's result_url and given back in the landing's redirect: a card number
   // in it would be echoed, so it is refused as in a return_url (session-request.ts).
-  if (holdsCardNumberOfItsLength(url)) return { origin, fix: 'its address holds a card number' };
+  if (holdsWrittenCardNumber(url, holdsCardNumberOfItsLength)) return { origin, fix: 'its address holds a card number' };
   page.hash = '';
   return { page: page.href };
 }

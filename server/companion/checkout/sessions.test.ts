@@ -90,6 +90,10 @@ describe('POST /api/checkout/sessions', () => {
     [{ return_url: 'https://shop@shop.example/thanks' }, 'return_url', 'must not carry a user name or password'],
     [{ return_url: 'https://shop.example/thanks?pan=4111111111111111' }, 'return_url', 'must not contain a card number'],
     [{ return_url: 'https://shop.example/4111-1111-1111-1111/' }, 'return_url', 'must not contain a card number'],
+    // Its digits percent-escaped, as no encoder writes them: read as the digits they spell.
+    [{ return_url: 'https://shop.example/t?c=%34%31%36%35%37%37%31%33%30%34%36%36%36%34%39%37' }, 'return_url', 'must not contain a card number'],
+    [{ customer_id: '%34%31%36%35%37%37%31%33%30%34%36%36%36%34%39%37' }, 'customer_id', 'must not contain a card number'],
+    [{ customer_id: 'cust-%2534%2531%2536%2535%2537%2537%2531%2533%2530%2534%2536%2536%2536%2534%2539%2537' }, 'customer_id', 'must not contain a card number'],
     [{ modes: [] }, 'modes', 'must have at least 1 item'],
     [{ ttl_seconds: 10 }, 'ttl_seconds', 'must be at least 60'],
     [{ extra: 1 }, 'extra', 'is not allowed'],

@@ -77,6 +77,14 @@ describe('GET /api/exports/orders/link', () => {
     const stack = await open({ served: true });
     const refused = await stack.json('GET', '/api/exports/orders/link?card_last4=4242424242424242', 400, { admin: true });
     expect(refused.error.fields).toEqual({ card_last4: 'must be the last four digits of the card, never more' });
+    // A card number in a filter would go out in the link handed on: refused, never echoed.
+    for (const query of ['session_id=4111111111111111', 'email=4111111111111111%40x.test', 'session_id=4608%202146%208804%201941%20063']) {
+      const echoed = await stack.request('GET', `/api/exports/orders/link?${query}`, { admin: true });
+      expect(echoed.status, query).toBe(400);
+      const text = await echoed.text();
+      expect(text, query).toContain('must not contain a card number');
+      expect(text, query).not.toMatch(/4111111111111111|4608/);
+    }
     expect((await stack.request('GET', '/api/exports/orders/link')).status).toBe(401);
   });
 

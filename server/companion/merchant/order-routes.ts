@@ -27,6 +27,8 @@ import { keyedOrderId } from '../http/keyed-truth.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { OrderId } from '../checkout/session-request.js';
+import { withoutCardNumber } from '../checkout/customer.js';
+import { holdsCardNumberOfItsLength } from '@payform/card';
 import { MAX_MINOR_UNITS } from '../http/amounts.js';
 import { fromGateway } from './balance-routes.js';
 import { SettleDiscrepancyRequest } from './held-orders.js';
@@ -48,7 +50,8 @@ import { ListedOrderView, OperationView, PaymentView, TotalsView, listedOrderVie
 const ORDER_FILTERS = {
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
   kind: z.enum(['payments', 'verifications']).optional().describe('payments: purchases and auths; verifications: card lookups; both when omitted'),
-  session_id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional().describe('The attempts of one checkout session'),
+  // A filter goes into the CSV's signed link, which is handed on: no card number in it, as in an id.
+  session_id: withoutCardNumber(z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters'), holdsCardNumberOfItsLength).optional().describe('The attempts of one checkout session'),
   // Only `true`: `false` read as "no filter" listed the held orders too, and a list of the
   // orders not held is not one the ledger reads; left out, every order is listed.
   held: z
@@ -57,10 +60,12 @@ const ORDER_FILTERS = {
     .optional()
     .describe('true: only the orders held for a discrepancy (`discrepancy` set and not `discrepancy.settled`), for a person to settle. The only value: left out, every order is listed, held or not'),
   // What a customer says on the phone. Every one given must match; the reasons never quote the value.
-  email: z
-    .string()
-    .max(320, 'must be at most 320 characters')
-    .regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address')
+  email: withoutCardNumber(
+    z
+      .string()
+      .max(320, 'must be at most 320 characters')
+      .regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address'),
+  )
     .optional()
     .describe('The customer’s e-mail, whole; case does not matter'),
   card_last4: z
