@@ -71,6 +71,8 @@ export class DirectPayments {
   readonly #pages: PayerPages;
   /** A sealed token that did not open has been logged (#unsealed). */
   #toldSealKey = false;
+  /** Card data refused in tokenize mode has been logged (#cardSource). */
+  #toldCardData = false;
   /** Order ids whose 3-D Secure page the gateway gave was refused (#update): their attempts cannot go on. */
   readonly #refusedPages = new Set<string>();
 
@@ -239,6 +241,15 @@ export class DirectPayments {
     }
     const tokenizes = this.#tokenizes;
     if (card.kind === 'card' && tokenizes) {
+      // A page or client of before the widget key (a cached script, an integration of its own)
+      // fails every payment so, and only the operator can see why: said once.
+      if (!this.#toldCardData) {
+        this.#toldCardData = true;
+        this.#deps.logger.warn(
+          'a client sent card data to pay with, which this companion refuses since PAYFORM_GATEWAY_WIDGET_KEY has <pay-form> tokenize cards: every such payment fails; ' +
+            'serve the pages the current widget (not a copy cached from before), or have your own client send the tokenizer’s token as card.token. Said once',
+        );
+      }
       throw new ApiProblem(400, 'card_data_refused', 'This checkout takes no card data: the card goes to the gateway’s tokenizer, and its token is paid with', {
         'card.number': 'is not accepted here; send the tokenizer’s token as card.token',
       });

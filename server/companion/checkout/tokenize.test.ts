@@ -106,6 +106,9 @@ describe('a companion whose widget tokenizes', () => {
     const { requests } = await stack.control('GET', '/_sandbox/requests');
     expect(requests.filter((request: Json) => request.path === '/api/v1/payment')).toEqual([]);
     expect(stack.logs.join('\n')).not.toContain(cardNumber('success'));
+    // Every such payment fails, and only the operator can find why: said once.
+    await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 400, { body: { card: card(), customer: CUSTOMER, fingerprint: FINGERPRINT } });
+    expect(stack.logs.filter((line) => line.includes('a client sent card data to pay with'))).toEqual([expect.stringContaining('"level":"warn"')]);
   });
 
   it('pays with the token: success, decline and 3-D Secure as the test cards say', async () => {
