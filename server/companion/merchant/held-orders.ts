@@ -8,13 +8,16 @@
  */
 import * as z from 'zod';
 import { SETTLEMENT_NOTE_MAX } from '../../ledger/index.js';
-import { maskedText } from '../http/masked-text.js';
 import { PaymentView } from './views.js';
 
 export const SettleDiscrepancyRequest = z.strictObject({
-  // Masked as it is read: kept and shown to every operator, so a card number never lands in it.
-  // What else a note must be (something visible, no controls) is the ledger's rule, said by it.
-  note: maskedText(z.string().trim(), SETTLEMENT_NOTE_MAX).describe('How it was settled: with the customer, at the gateway, what was refunded. Something visible, line breaks and tabs the only control characters'),
+  // What a note must be, and its masking, are the ledger's (discrepancySettlementInput), so a
+  // mounted host calling it gets them too: refused by it, the field is named as here.
+  note: z
+    .string()
+    .describe(
+      `How it was settled: with the customer, at the gateway, what was refunded. At most ${SETTLEMENT_NOTE_MAX} characters, something visible, line breaks and tabs the only control characters; a card number in it is kept as [card number]`,
+    ),
   version: z.int('must be a whole number').min(1, 'must be at least 1').describe('The discrepancy’s `version` as read: a report that came since is refused (409 discrepancy_changed), not settled unseen'),
 });
 
