@@ -12,6 +12,7 @@ import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdem
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { giveUpInput, overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { TablePrefixPlugin } from './table-names.js';
+import { SCHEMA_PARAMETERS, unreadUrlParameters } from './url-parameters.js';
 import { startIndexBuilds } from './index-builds.js';
 import type { IndexBuilds, LedgerLog } from './index-builds.js';
 import { migrateToLatest } from './migrate.js';
@@ -388,8 +389,6 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
-/** What other tools take for a schema in a URL's query; node-postgres ignores them all. */
-const SCHEMA_PARAMETERS = new Set(['schema', 'currentschema', 'search_path', 'searchpath']);
 /** What no shell expanded: `~/…`, `$HOME`, `${DATA_DIR}` in a path. */
 const UNEXPANDED = /^~(?:[/\\]|$)|\$(?:\{\w+\}|[A-Za-z_]\w*)/;
 
@@ -445,6 +444,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
   const { memoryImage } = options as LedgerOptions & InternalOpenOptions;
+  if (postgres) for (const warning of unreadUrlParameters(url)) (options.log ?? console).warn(warning);
   const sqlite = postgres ? undefined : await sqliteDialect(url, { onCommit: options.onCommit, log: options.log ?? console, memoryImage });
   const postgresDb = sqlite ? undefined : await postgresDialect(url, { schema, poolSize: options.poolSize, log: options.log ?? console });
   const database = sqlite ?? postgresDb!;
