@@ -52,6 +52,11 @@ describe('a ledger URL', () => {
     ['postgres://shop@db/shop?schema=payform', /^\?schema= is not read by node-postgres, .* \?options=-c%20search_path%3D<schema>$/],
     ['postgres://shop@db/shop?sslmode=require&currentSchema=payform', /^\?currentSchema= is not read/],
     ['postgres://shop:secret@db/shop?pgbouncer=yes', /^\?pgbouncer= takes true \(a pooler in transaction mode .*\) or false$/],
+    // A URL mistyped would be a path: folders named after it, its password in their names.
+    ['postgresql//shop:secret@127.0.0.1:5432/shop', /^is not a PostgreSQL URL as written: it starts postgres:\/\/ .* with both slashes and the colon$/],
+    ['Postgres:/shop:secret@db/shop', /^is not a PostgreSQL URL as written/],
+    ['//shop:secret@127.0.0.1:5432/shop', /^holds a user and password before an @, as a database URL does, not a file path/],
+    ['shop:secret@db:5432/shop', /^holds a user and password before an @/],
     // A folder not there yet: SQLite would make a file of its name.
     ['./data/', /^ends with a slash, so it names a folder: give the SQLite file's path in it/],
     ['C:\\payform\\', /^ends with a slash/],
@@ -67,6 +72,8 @@ describe('a ledger URL', () => {
     // Unix sockets, as Cloud SQL and local servers are reached; a schema asked for that the ledger gets anyway.
     'postgres://payform@/payform?host=/var/run/postgresql', 'postgres://user:pass@/db?host=/cloudsql/proj:region:inst', 'postgresql:///payform?host=/tmp',
     'postgres://shop@db/shop?schema=public', 'postgres://shop@db/shop?pgbouncer=true', 'postgres://shop@db/shop?sslmode=require&pgbouncer=FALSE',
+    // Paths that only look like one: an @ in a folder's name, a colon in another's.
+    './backups/shop@eu/payform.db', './data/2026-11-30T10:00/payform.db', 'postgres-ledger.db',
   ])('%s is still a ledger', (url) => {
     expect(ledgerUrlProblem(url)).toBeUndefined();
   });

@@ -389,6 +389,8 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
+/** `user:password@host` in what would be a path: a database URL without its scheme. */
+const CREDENTIALS = /(?:^|[/\\])[^/\\@:]*:[^/\\@]*@[^/\\]/;
 /** What no shell expanded: `~/…`, `$HOME`, `${DATA_DIR}` in a path. */
 const UNEXPANDED = /^~(?:[/\\]|$)|\$(?:\{\w+\}|[A-Za-z_]\w*)/;
 
@@ -402,6 +404,10 @@ export function ledgerUrlProblem(url: string): string | undefined {
   if (!url) return 'must be a postgres:// URL, a file path or :memory:';
   if (/^["']/.test(url)) return 'starts with a quote, which a .env file for containers (docker --env-file, kubectl) keeps as part of the value: remove the quotes';
   if (isPostgresUrl(url)) return postgresUrlProblem(url);
+  // Taken for a path, a mistyped URL would be a new, empty ledger in folders named after it, its
+  // password among them and in the log line naming the file.
+  if (/^postgres(ql)?[:/]/i.test(url)) return 'is not a PostgreSQL URL as written: it starts postgres:// (or postgresql://), with both slashes and the colon';
+  if (CREDENTIALS.test(url)) return 'holds a user and password before an @, as a database URL does, not a file path: a PostgreSQL URL starts postgres://';
   if (UNEXPANDED.test(url)) return 'holds ~ or a $VARIABLE that no shell expanded (env files keep them as written): give the full path';
   // SQLite drops the slash and makes a file of the folder's name where none is.
   if (/[/\\]$/.test(url)) return "ends with a slash, so it names a folder: give the SQLite file's path in it (e.g. ./data/payform.db)";
