@@ -1,5 +1,5 @@
 // The bin's command line, read: help, version, the companion itself, and the options of
-// `copy-ledger` and `backup` (what they name is checked when they run: copy-ledger.test.ts,
+// `copy-ledger`, `backup` and `reopen-ledger` (what they name is checked when they run: copy-ledger.test.ts,
 // backup.test.ts).
 import { describe, expect, it } from 'vitest';
 import { COPY_LEDGER_USAGE, readCommandLine, USAGE } from './command-line.js';
@@ -34,6 +34,13 @@ describe('readCommandLine', () => {
     expect(readCommandLine(['copy-ledger', `--to=${TO}`, '--from=./data/shop.db'])).toEqual({ kind: 'copy-ledger', to: TO, from: './data/shop.db' });
     expect(readCommandLine(['copy-ledger', '--from', 'ledger.db', '--to', TO])).toEqual({ kind: 'copy-ledger', to: TO, from: 'ledger.db' });
     expect(readCommandLine(['copy-ledger', '--help'])).toEqual({ kind: 'copy-ledger-help' });
+  });
+
+  it('reads reopen-ledger, which takes only --from', () => {
+    expect(readCommandLine(['reopen-ledger'])).toEqual({ kind: 'reopen-ledger', from: undefined });
+    expect(readCommandLine(['reopen-ledger', '--from', './data/shop.db', '--env-file=prod.env'])).toEqual({ kind: 'reopen-ledger', from: './data/shop.db', envFiles: ['prod.env'] });
+    expect(readCommandLine(['reopen-ledger', '--help'])).toEqual({ kind: 'reopen-ledger-help' });
+    expect(readCommandLine(['reopen-ledger', '--to', 'x.db'])).toEqual({ kind: 'wrong', command: 'reopen-ledger', problem: 'unexpected argument "--to": reopen-ledger takes only --from <sqlite-file>, optionally' });
   });
 
   it('reads backup the same way, its --to a file', () => {

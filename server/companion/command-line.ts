@@ -1,7 +1,7 @@
 /**
  * The command line of `payform-companion` (main.ts). The companion is configured by its
  * environment (settings.ts); the command line asks for help or the version, or runs a command
- * of its own: `copy-ledger` (copy-ledger.ts) or `backup` (backup.ts).
+ * of its own: `copy-ledger` (copy-ledger.ts), `backup` (backup.ts) or `reopen-ledger` (reopen-ledger.ts).
  */
 import { createRequire } from 'node:module';
 
@@ -10,6 +10,7 @@ export const COMPANION_DOCS = 'https://github.com/payform/payform/tree/main/serv
 export const USAGE = `Usage: payform-companion [--env-file <file>] [--help | --version]
        payform-companion copy-ledger --to <postgres-url> [--from <sqlite-file>]
        payform-companion backup --to <file> [--from <sqlite-file>]
+       payform-companion reopen-ledger [--from <sqlite-file>]
 
 The merchant's payment server for <pay-form>: checkout sessions, payments, 3-D Secure,
 signed webhooks into a ledger, reconciliation and the merchant API. It is configured by
@@ -50,6 +51,8 @@ Commands:
                   companions on one database (payform-companion copy-ledger --help)
   backup          back the SQLite ledger up into a new file, the companion running or not
                   (payform-companion backup --help)
+  reopen-ledger   run on a SQLite ledger again after copy-ledger moved it to PostgreSQL
+                  (payform-companion reopen-ledger --help)
 `;
 
 export const COPY_LEDGER_USAGE = `Usage: payform-companion copy-ledger --to <postgres-url> [--from <sqlite-file>]
@@ -57,12 +60,15 @@ export const COPY_LEDGER_USAGE = `Usage: payform-companion copy-ledger --to <pos
 Copies the companion's ledger from its SQLite file into PostgreSQL, to run several companions
 on one database: every checkout session, payment, capture, void and refund, webhook event,
 saved card and idempotency key, and the ledger's identity (its point of sale and gateway).
-Stop the companion and back the file up first. The file is left as it was (upgraded to this
-version's schema if it was older); the copy is made in one transaction, then counted table
-by table on both sides: it is there whole, or not at all.
+Stop the companion and back the file up first. The file's payments are left as they were
+(upgraded to this version's schema if it was older); the copy is made in one transaction, then
+counted table by table on both sides: it is there whole, or not at all. Then the file is marked
+as moved: a companion, a backup and another copy refuse it, naming where the ledger went, so
+no payment is taken where PostgreSQL never sees it (reopen-ledger takes the mark away).
 
   --to <postgres-url>   the database to copy into, as PAYFORM_DATABASE_URL will name it; a
-                        schema of its own: ?options=-c%20search_path%3Dpayform (created first)
+                        schema of its own: ?options=-c%20search_path%3Dpayform (create the
+                        schema first: CREATE SCHEMA payform)
   --from <sqlite-file>  the ledger's file (default PAYFORM_DATABASE_URL, else ./data/payform.db)
   --env-file <file>     read variables from a .env file first (those already set win)
   -h, --help            print this help
@@ -91,28 +97,45 @@ A PostgreSQL ledger is backed up with pg_dump. Exit code 0 once the backup is wr
 checked, 1 otherwise.
 `;
 
+export const REOPEN_LEDGER_USAGE = `Usage: payform-companion reopen-ledger [--from <sqlite-file>]
+
+Takes away the mark copy-ledger left on a SQLite ledger it copied into PostgreSQL, so that a
+companion and a backup take the file again: for going back to one companion on the file. What
+the companions took on PostgreSQL since the copy stays there, not in the file. Stop every
+companion on the file first (it is refused while another process has it open).
+
+  --from <sqlite-file>  the ledger's file (default PAYFORM_DATABASE_URL, else ./data/payform.db)
+  --env-file <file>     read variables from a .env file first (those already set win)
+  -h, --help            print this help
+
+Exit code 0 once the mark is gone, 1 otherwise (a file that was never moved included).
+`;
+
 /** `envFiles`: the .env files to read first, when given (env-files.ts: as under Node's own `--env-file`). */
 export type CommandLine =
   | { readonly kind: 'run'; readonly envFiles?: readonly string[] }
-  | { readonly kind: 'help' | 'version' | 'copy-ledger-help' | 'backup-help' }
+  | { readonly kind: 'help' | 'version' | 'copy-ledger-help' | 'backup-help' | 'reopen-ledger-help' }
   | { readonly kind: 'copy-ledger' | 'backup'; readonly to: string; readonly from: string | undefined; readonly envFiles?: readonly string[] }
+  | { readonly kind: 'reopen-ledger'; readonly from: string | undefined; readonly envFiles?: readonly string[] }
   /** `command`: the command whose arguments are wrong (its refusals exit 1, as its failures do). */
   | { readonly kind: 'wrong'; readonly problem: string; readonly command?: LedgerCommand };
 
-type LedgerCommand = 'copy-ledger' | 'backup';
+type LedgerCommand = 'copy-ledger' | 'backup' | 'reopen-ledger';
+const LEDGER_COMMANDS: readonly string[] = ['copy-ledger', 'backup', 'reopen-ledger'];
+const isLedgerCommand = (arg: string | undefined): arg is LedgerCommand => arg !== undefined && LEDGER_COMMANDS.includes(arg);
 
 export function readCommandLine(given: readonly string[]): CommandLine {
   const read = readEnvFiles(given);
   if ('problem' in read) {
     // A command's refusal is its own (exit 1), as its other wrong arguments are.
-    const command = given.find((arg): arg is LedgerCommand => arg === 'copy-ledger' || arg === 'backup');
+    const command = given.find(isLedgerCommand);
     return { kind: 'wrong', problem: read.problem, ...(command ? { command } : {}) };
   }
   const { args, envFiles } = read;
   const loaded = envFiles.length > 0 ? { envFiles } : {};
   if (args.length === 0) return { kind: 'run', ...loaded };
   const [first] = args;
-  if (first === 'copy-ledger' || first === 'backup') {
+  if (isLedgerCommand(first)) {
     const command = readLedgerCommand(first, args.slice(1));
     return command.kind === first ? { ...command, ...loaded } : command;
   }
@@ -151,10 +174,11 @@ function readEnvFiles(given: readonly string[]): { args: string[]; envFiles: str
  */
 const quoted = (arg: string): string => (arg.includes('@') ? '(one holding an @, not repeated: it may carry a password)' : `"${arg}"`);
 
-/** What each command's `--to` names, and the refusal when it is missing. */
-const TARGETS: Record<LedgerCommand, { readonly to: string; readonly missing: string }> = {
+/** What each command's `--to` names, and the refusal when it is missing; none: the command takes no --to. */
+const TARGETS: Record<LedgerCommand, { readonly to: string; readonly missing: string } | undefined> = {
   'copy-ledger': { to: '<postgres-url>', missing: 'give the PostgreSQL database to copy the ledger into, --to postgres://user:password@host:5432/database' },
   backup: { to: '<file>', missing: 'give the file to back the ledger up into, --to ./backups/payform-2026-11-29.db' },
+  'reopen-ledger': undefined,
 };
 const OPTIONS = ['--to', '--from'] as const;
 type LedgerOption = (typeof OPTIONS)[number];
@@ -164,21 +188,23 @@ const isOption = (name: string): name is LedgerOption => (OPTIONS as readonly st
 function readLedgerCommand(command: LedgerCommand, args: readonly string[]): CommandLine {
   const wrong = (problem: string): CommandLine => ({ kind: 'wrong', problem, command });
   if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) return { kind: `${command}-help` };
-  const { to: target, missing } = TARGETS[command];
-  const named = { '--to': target, '--from': '<sqlite-file>' };
+  const targets = TARGETS[command];
+  const takes = targets ? `--to ${targets.to} and, optionally, --from <sqlite-file>` : 'only --from <sqlite-file>, optionally';
+  const named = { '--to': targets?.to ?? '', '--from': '<sqlite-file>' };
   const given: Partial<Record<LedgerOption, string>> = {};
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = equals < 0 ? arg : arg.slice(0, equals);
-    if (!isOption(name)) return wrong(`unexpected argument ${quoted(arg)}: ${command} takes --to ${target} and, optionally, --from <sqlite-file>`);
+    if (!isOption(name) || (name === '--to' && !targets)) return wrong(`unexpected argument ${quoted(arg)}: ${command} takes ${takes}`);
     const value = equals < 0 ? args[(index += 1)] : arg.slice(equals + 1);
     if (!value || (equals < 0 && isOption(value))) return wrong(`${name} needs a value: ${name} ${named[name]}`);
     if (given[name] !== undefined) return wrong(`${name} is given twice: give it once`);
     given[name] = value;
   }
   const { '--to': to, '--from': from } = given;
-  if (to === undefined) return wrong(`--to is missing: ${missing}`);
+  if (command === 'reopen-ledger') return { kind: command, from };
+  if (to === undefined) return wrong(`--to is missing: ${targets!.missing}`);
   return { kind: command, to, from };
 }
 

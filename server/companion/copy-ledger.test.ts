@@ -3,13 +3,13 @@
 // `payform-companion copy-ledger` does it as a command — a child process of the bundled bin.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testProjectCredentials } from '@payform/gateway/testing';
 import { webhookForm } from '@payform/gateway';
-import { copyLedger, openLedger, OperationRefused } from '../ledger/index.js';
+import { copyLedger, LedgerMoved, openLedger, OperationRefused } from '../ledger/index.js';
 import type { Ledger, Payment } from '../ledger/index.js';
 import { paidOrder } from '../ledger/testing/contract.js';
 import { trackedLedgers, withTestDatabase } from '../ledger/testing/databases.js';
@@ -24,6 +24,7 @@ import type { Finished } from './test/finished-process.js';
 
 const MAIN = await bundled('server/companion/main.ts');
 const WORKER = await bundled('server/ledger/testing/process-worker.ts');
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const HOUR = 3_600_000;
 const { apiSecret, posId } = testProjectCredentials({});
 
@@ -171,7 +172,10 @@ withTestDatabase((url) => {
       const lines = stdout.trim().split('\n');
       expect(lines[0]).toBe(`payform-companion copy-ledger: copying the ledger in ${file} to ${masked()}`);
       expect(lines).toEqual(expect.arrayContaining(['payform-companion copy-ledger: payform_checkout_sessions: 1 row', 'payform-companion copy-ledger: payform_payments: 1 row']));
-      expect(lines.at(-1)).toBe(`payform-companion copy-ledger: done. Start the companions with PAYFORM_DATABASE_URL=${masked()}, and keep the SQLite file as it is: it is the backup`);
+      expect(lines.at(-1)).toBe(
+        `payform-companion copy-ledger: done. Start the companions with PAYFORM_DATABASE_URL set to the --to URL (${masked()}). ` +
+          `${file} is marked as moved: a companion, a backup and another copy refuse it from now on (payform-companion reopen-ledger to go back to it)`,
+      );
       expect(stdout).not.toContain(':payform@');
       const copied = await openLedger(target);
       try {
@@ -179,6 +183,51 @@ withTestDatabase((url) => {
       } finally {
         await copied.close();
       }
+    });
+
+    it('marks the file it moved: a start, a backup and another copy refuse it, naming where it went, until reopen-ledger', async () => {
+      await fileWithPayment();
+      expect((await run(['--to', target])).code).toBe(0);
+      const command = (name: string, args: readonly string[]) =>
+        finished(spawn(process.execPath, [MAIN, name, ...args], { env: { ...process.env, PAYFORM_DATABASE_URL: file }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
+      const went = `${file} was copied to ${masked()} by payform-companion copy-ledger on `;
+      const back = `To run on this file again instead (what PostgreSQL took since stays there): payform-companion reopen-ledger --from ${file}`;
+
+      const opening = await openLedger(file).then(() => 'opened', (error: Error) => error);
+      expect(opening).toBeInstanceOf(LedgerMoved);
+      expect((opening as Error).message).toMatch(new RegExp(`^${escaped(went)}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC, and the ledger is there now, so a payment taken on this file would be missing from it: point PAYFORM_DATABASE_URL at that PostgreSQL URL\\. ${escaped(back)}$`));
+
+      const backup = await command('backup', ['--to', join(dir, 'nightly.db')]);
+      expect(backup.code).toBe(1);
+      expect(backup.stderr).toContain(`payform-companion backup: ${went}`);
+      expect(backup.stderr).toContain('so this file no longer changes: back the PostgreSQL ledger up with pg_dump (of its schema)');
+      expect(existsSync(join(dir, 'nightly.db'))).toBe(false);
+
+      // Into another, empty schema: refused for the mark, not for what the target holds.
+      const other = await claimSchema(url);
+      try {
+        await withClient(url, (client) => client.query(`create schema if not exists ${other}`));
+        const again = await run(['--to', `${url}${url.includes('?') ? '&' : '?'}options=-c%20search_path%3D${other}`]);
+        expect(again.code).toBe(1);
+        expect(again.stderr).toContain(`${went}`);
+        expect(again.stderr).toContain('and two copies would be two ledgers under one identity');
+        expect(again.stdout + again.stderr).not.toContain(':payform@');
+      } finally {
+        await releaseSchema(url, other);
+      }
+
+      const reopened = await command('reopen-ledger', []);
+      expect({ code: reopened.code, stderr: reopened.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(reopened.stdout).toMatch(new RegExp(`^payform-companion reopen-ledger: ${escaped(file)} is a ledger a companion runs on again\\. It had been copied to ${escaped(masked())} on .* UTC: what the companions took there since is not in this file\\n$`));
+      const ledger = await openLedger(file);
+      try {
+        expect((await ledger.listOrders()).orders).toMatchObject([{ status: 'success', amount: 1000 }]);
+      } finally {
+        await ledger.close();
+      }
+      const twice = await command('reopen-ledger', ['--from', file]);
+      expect(twice.code).toBe(1);
+      expect(twice.stderr).toBe(`payform-companion reopen-ledger: ${file} is not marked as moved to PostgreSQL: a companion runs on it as it is, nothing to reopen\n`);
     });
 
     it('takes the file from --from, and refuses a second copy into a database that holds the ledger, exit 1, the password masked', async () => {

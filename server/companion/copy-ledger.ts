@@ -34,11 +34,20 @@ export async function runCopyLedger(request: CopyLedgerRequest, env: NodeJS.Proc
   if (isPostgresUrl(from)) {
     return refuse(request.from === undefined ? 'PAYFORM_DATABASE_URL is a PostgreSQL URL already: name the SQLite file to copy with --from <sqlite-file>' : '--from is the SQLite file the ledger is in now, not a PostgreSQL URL');
   }
+  let marked: boolean;
   try {
-    await copyLedger(from, request.to, { log: (line) => output.out(shown(line)) });
+    ({ marked } = await copyLedger(from, request.to, { log: (line) => output.out(shown(line)) }));
   } catch (error) {
     return refuse(error instanceof Error ? error.message : String(error));
   }
-  output.out(shown(`done. Start the companions with PAYFORM_DATABASE_URL=${masked}, and keep the SQLite file as it is: it is the backup`));
+  // Not the URL to paste: its password is masked.
+  const start = `done. Start the companions with PAYFORM_DATABASE_URL set to the --to URL (${masked})`;
+  output.out(
+    shown(
+      marked
+        ? `${start}. ${from} is marked as moved: a companion, a backup and another copy refuse it from now on (payform-companion reopen-ledger to go back to it)`
+        : `${start}, and none on ${from}: it could not be marked as moved`,
+    ),
+  );
   return 0;
 }

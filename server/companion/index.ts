@@ -31,8 +31,9 @@ export { limitPerClient } from './http/client-limit.js';
 export { RateLimiter } from './http/rate-limit.js';
 export {
   openLedger, InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused,
-  // A SQLite ledger moved into PostgreSQL (what `payform-companion copy-ledger` runs).
-  copyLedger,
+  // A SQLite ledger moved into PostgreSQL (what `payform-companion copy-ledger` runs), and what
+  // opening the file afterwards throws.
+  copyLedger, LedgerMoved,
   // The state `ledger.noticeTold` and `noticeFailed` take, of the record a hook was told.
   paymentNotice, operationNotice,
 } from '../ledger/index.js';

@@ -3,14 +3,16 @@
  * `payform-companion` (in the repository `npm run companion`): the companion on its own,
  * configured by the environment (settings.ts; `--help` lists the main variables); Ctrl-C stops it.
  * `payform-companion copy-ledger` copies its ledger from SQLite into PostgreSQL (copy-ledger.ts);
- * `payform-companion backup` backs its SQLite ledger up (backup.ts).
+ * `payform-companion backup` backs its SQLite ledger up (backup.ts); `payform-companion
+ * reopen-ledger` takes back a file copy-ledger moved (reopen-ledger.ts).
  */
-import { BACKUP_USAGE, COPY_LEDGER_USAGE, packageVersion, readCommandLine, USAGE } from './command-line.js';
+import { BACKUP_USAGE, COPY_LEDGER_USAGE, packageVersion, readCommandLine, REOPEN_LEDGER_USAGE, USAGE } from './command-line.js';
 import { loadEnvFiles } from './env-files.js';
 
 const commandLine = readCommandLine(process.argv.slice(2));
-if (commandLine.kind === 'help' || commandLine.kind === 'copy-ledger-help' || commandLine.kind === 'backup-help') {
-  process.stdout.write({ help: USAGE, 'copy-ledger-help': COPY_LEDGER_USAGE, 'backup-help': BACKUP_USAGE }[commandLine.kind]);
+const USAGES = { help: USAGE, 'copy-ledger-help': COPY_LEDGER_USAGE, 'backup-help': BACKUP_USAGE, 'reopen-ledger-help': REOPEN_LEDGER_USAGE } as const;
+if (commandLine.kind in USAGES) {
+  process.stdout.write(USAGES[commandLine.kind as keyof typeof USAGES]);
   process.exit(0);
 }
 if (commandLine.kind === 'version') {
@@ -31,8 +33,9 @@ if ('problem' in envFiles) {
 if (envFiles.late.length > 0) {
   console.error(`payform companion: --env-file sets ${envFiles.late.join(', ')}, which Node reads only as it starts, so without effect here: set them in the environment instead`);
 }
-if (commandLine.kind === 'copy-ledger' || commandLine.kind === 'backup') {
+if (commandLine.kind === 'copy-ledger' || commandLine.kind === 'backup' || commandLine.kind === 'reopen-ledger') {
   const output = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  if (commandLine.kind === 'reopen-ledger') process.exit(await (await import('./reopen-ledger.js')).runReopenLedger(commandLine, process.env, output));
   const run = commandLine.kind === 'copy-ledger' ? (await import('./copy-ledger.js')).runCopyLedger : (await import('./backup.js')).runBackup;
   process.exit(await run(commandLine, process.env, output));
 }

@@ -8,6 +8,7 @@ import { closeSync, existsSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { loadSqlite } from './drivers.js';
 import { isPostgresUrl } from './ledger.js';
+import { LedgerMoved, MOVED_MARK_QUERY, parseMove } from './ledger-moved.js';
 import { refuseAbsentLedgerFile } from './sqlite-file-check.js';
 import { LEDGER_TABLES, stored } from './table-names.js';
 import type { LedgerTable } from './table-names.js';
@@ -32,6 +33,9 @@ export async function backupLedger(from: string, to: string): Promise<LedgerBack
     source.pragma(`busy_timeout = ${BUSY_WAIT_MS}`);
     const tables = new Set((source.prepare('select name from sqlite_master where type = ?').pluck().all('table') as string[]));
     if (!tables.has('ledger_migration')) throw new Error(`${resolvePath(from)} holds no payform ledger (it has no ledger_migration table): give the SQLite file the companion uses`);
+    // A nightly backup of a file the companions left would go on succeeding, and back up nothing new.
+    const move = tables.has(stored('ledger_settings')) ? (source.prepare(MOVED_MARK_QUERY).pluck().get() as string | undefined) : undefined;
+    if (move !== undefined) throw new LedgerMoved(resolvePath(from), parseMove(move), 'back up');
     // Made empty first, readable by its owner only as the ledger is: VACUUM INTO fills an empty file.
     makeEmpty(to);
     try {

@@ -12,6 +12,7 @@ import type { CopiedColumn } from './copied-columns.js';
 import { parseInput, schemaName } from './input.js';
 import { isPostgresUrl, ledgerUrlProblem, openLedger } from './ledger.js';
 import { migrateToLatest } from './migrate.js';
+import { LedgerMoved, markMoved, moveOf } from './ledger-moved.js';
 import { LEDGER_IDENTITY } from './owner.js';
 import { postgresDialect } from './postgres.js';
 import type { LedgerTables } from './schema.js';
@@ -32,6 +33,8 @@ export interface LedgerCopyOptions {
 export interface LedgerCopy {
   /** Rows copied, by table; `ledger_settings`: those of LEDGER_IDENTITY the file held. */
   readonly rows: Readonly<Record<LedgerTable, number>>;
+  /** The file is marked as moved (ledger-moved.ts): a start, a backup and another copy refuse it. */
+  readonly marked: boolean;
 }
 
 type Db = Kysely<LedgerTables>;
@@ -74,7 +77,15 @@ export async function copyLedger(from: string, to: string, options: LedgerCopyOp
       const rows = await source.transaction().execute((read) => writer.transaction().execute((write) => copyAll(read, write, { file, target, batchRows, log })));
       const total = Object.values(rows).reduce((sum, count) => sum + count, 0);
       log(`copied ${total} rows in ${((performance.now() - started) / 1_000).toFixed(1)} s`);
-      return { rows };
+      // After the commit: a copy that failed leaves the file unmarked, the ledger it still is.
+      const marked = await markMoved(source as Kysely<unknown>, target).then(
+        () => true,
+        (error: unknown) => {
+          log(`the copy is whole, but ${file} could not be marked as moved (${(error as Error).message}): start no companion on it, since its payments would not reach PostgreSQL`);
+          return false;
+        },
+      );
+      return { rows, marked };
     } finally {
       await source.destroy();
     }
@@ -101,6 +112,8 @@ async function openSource(from: string, log: (line: string) => void): Promise<Db
     if (rows.length === 0) throw new Error(`${resolvePath(from)} holds no payform ledger (it has no ledger_migration table): give the SQLite file the companion used`);
     const { ran } = await migrateToLatest(db, 'sqlite');
     if (ran.length > 0) log(`upgraded the SQLite file to this version's schema first: ${ran.join(', ')}`);
+    const move = await moveOf(db as Kysely<unknown>);
+    if (move) throw new LedgerMoved(resolvePath(from), move, 'copy');
     return db;
   } catch (error) {
     await db.destroy();

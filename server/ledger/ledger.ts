@@ -1,4 +1,5 @@
 // The ledger: one interface over SQLite (default) and PostgreSQL, chosen by the URL.
+import { resolve as resolvePath } from 'node:path';
 import { Kysely } from 'kysely';
 import { readBacklog } from './backlog.js';
 import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAbsentPayment } from './absence.js';
@@ -12,6 +13,7 @@ import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdem
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { giveUpInput, overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { TablePrefixPlugin } from './table-names.js';
+import { LedgerMoved, moveOf } from './ledger-moved.js';
 import { SCHEMA_PARAMETERS, unreadUrlParameters } from './url-parameters.js';
 import { startIndexBuilds } from './index-builds.js';
 import type { IndexBuilds, LedgerLog } from './index-builds.js';
@@ -461,6 +463,8 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   try {
     if (postgres && schema) await ensureSchema(db, schema);
     const migrated = await migrateToLatest(db, kind, schema ?? (postgres ? searchPathOf(url) : undefined));
+    const move = sqlite && url !== ':memory:' ? await moveOf(db as Kysely<unknown>) : undefined;
+    if (move) throw new LedgerMoved(resolvePath(url), move, 'open');
     // A new ledger runs them all, its first one included.
     const createdNow = migrated.ran[0] === FIRST_MIGRATION;
     const upgradedNow = createdNow ? [] : migrated.ran;
