@@ -2,12 +2,14 @@
 // SQLite file and takes payments: the backup holds every payment committed before it, is the
 // ledger's owner's alone, and a companion's ledger opened on it reads them.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../ledger/index.js';
+import { paidOrder } from '../ledger/testing/contract.js';
 import { trackedLedgers } from '../ledger/testing/databases.js';
+import { mountSmallDisk } from '../ledger/testing/small-disk.js';
 import type { LedgerBackend } from '../ledger/testing/databases.js';
 import { bundled } from '../../e2e/entry-points.mjs';
 import { finished } from './test/finished-process.js';
@@ -76,5 +78,25 @@ describe('payform-companion backup', () => {
     expect((await backup(['--to', join(folder, 'c.db'), '--from', other])).stderr).toContain('holds no payform ledger');
     expect(await backup([])).toMatchObject({ code: 1, stderr: expect.stringContaining('--to is missing: give the file to back the ledger up into') });
     expect(await backup(['--to', file])).toMatchObject({ code: 1, stderr: 'payform-companion backup: --to is the ledger itself: give a new file\n' });
+    const day = new Date().toISOString().slice(0, 10);
+    expect(await backup(['--to', folder])).toMatchObject({ code: 1, stderr: `payform-companion backup: ${folder} is a folder: give the backup's file in it, e.g. ${join(folder, `payform-${day}.db`)}\n` });
+  });
+
+  it('says whose disk is full when the backup’s is, and leaves no file there', async () => {
+    const ledger = await openLedger(file);
+    await paidOrder(ledger);
+    await ledger.close();
+    const disk = mountSmallDisk('64k');
+    try {
+      disk.fill();
+      const target = join(disk.dir, 'nightly.db');
+      expect(await backup(['--to', target])).toMatchObject({
+        code: 1,
+        stderr: `payform-companion backup: the disk of ${target} is full (the ledger itself is untouched): free space there, or give a file on another disk\n`,
+      });
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      disk.dispose();
+    }
   });
 });

@@ -5,7 +5,7 @@
  * latest payments, until a checkpoint. The copy is then checked and counted.
  */
 import { closeSync, existsSync, openSync, rmSync, statSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { loadSqlite } from './drivers.js';
 import { isPostgresUrl } from './ledger.js';
 import { LedgerMoved, MOVED_MARK_QUERY, parseMove } from './ledger-moved.js';
@@ -42,6 +42,10 @@ export async function backupLedger(from: string, to: string): Promise<LedgerBack
       source.prepare('VACUUM INTO ?').run(to);
     } catch (error) {
       rmSync(to, { force: true });
+      // SQLite's words would read as the ledger's disk being full.
+      if ((error as { code?: unknown }).code === 'SQLITE_FULL') {
+        throw new Error(`the disk of ${resolvePath(to)} is full (the ledger itself is untouched): free space there, or give a file on another disk`, { cause: error });
+      }
       throw error;
     }
   } finally {
@@ -81,7 +85,7 @@ function makeEmpty(file: string): void {
   } catch (error) {
     const { code } = error as NodeJS.ErrnoException;
     if (code === 'ENOENT') throw new Error(`there is no folder ${dirname(resolvePath(file))}: make it first, or give a file in another`, { cause: error });
-    if (code === 'EACCES' || code === 'EROFS') throw new Error(`${resolvePath(file)} cannot be written (${code}): give a file in a folder this user may write`, { cause: error });
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new Error(`${resolvePath(file)} cannot be written (${code}): give a file in a folder this user may write`, { cause: error });
     throw error;
   }
 }
@@ -91,5 +95,6 @@ function refuseEnds(from: string, to: string): void {
   refuseAbsentLedgerFile(from, 'back up');
   if (isPostgresUrl(to) || to === ':memory:') throw new Error('--to is the file to write the backup into');
   if (resolvePath(to) === resolvePath(from)) throw new Error('--to is the ledger itself: give a new file');
+  if (existsSync(to) && statSync(to).isDirectory()) throw new Error(`${resolvePath(to)} is a folder: give the backup's file in it, e.g. ${join(to, `payform-${new Date().toISOString().slice(0, 10)}.db`)}`);
   if (existsSync(to)) throw new Error(`${resolvePath(to)} is there already: a backup never overwrites a file, give a new name`);
 }
