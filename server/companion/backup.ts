@@ -4,7 +4,7 @@
  * why it could not to stderr.
  */
 import { backupLedger } from '../ledger/index.js';
-import { companionsFile } from './ledger-file.js';
+import { onLedgerFile } from './ledger-file.js';
 import type { CommandOutput } from './ledger-file.js';
 
 export interface BackupRequest {
@@ -14,24 +14,13 @@ export interface BackupRequest {
   readonly from: string | undefined;
 }
 
-const NAME = 'payform-companion backup';
-
 /** Runs the backup; its exit code: 0 once it is written and checked, 1 otherwise. */
-export async function runBackup(request: BackupRequest, env: NodeJS.ProcessEnv, output: CommandOutput): Promise<number> {
-  const from = request.from ?? companionsFile(env);
-  if (typeof from !== 'string') {
-    output.err(`${NAME}: ${from.problem}`);
-    return 1;
-  }
-  try {
+export function runBackup(request: BackupRequest, env: NodeJS.ProcessEnv, output: CommandOutput): Promise<number> {
+  return onLedgerFile('payform-companion backup', request.from, env, output, async (from) => {
     const { file, bytes, rows } = await backupLedger(from, request.to);
-    output.out(
-      `${NAME}: backed up ${rows.payments} payments, ${rows.checkout_sessions} checkout sessions, ${rows.operations} operations and ${rows.webhook_events} webhook events ` +
-        `into ${file} (${bytes} bytes), checked`,
+    return (
+      `backed up ${rows.payments} payments, ${rows.checkout_sessions} checkout sessions, ${rows.operations} operations and ${rows.webhook_events} webhook events ` +
+      `into ${file} (${bytes} bytes), checked`
     );
-    return 0;
-  } catch (error) {
-    output.err(`${NAME}: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  }
+  });
 }

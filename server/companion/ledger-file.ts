@@ -1,6 +1,6 @@
 /**
- * What the ledger commands (`copy-ledger`, `backup`) share: the file the companion would open,
- * and where their lines go.
+ * What the ledger commands (`copy-ledger`, `backup`, `reopen-ledger`) share: the file the
+ * companion would open, and where their lines go.
  */
 import { currentEnvironment } from './environment.js';
 import { DEFAULT_DATABASE } from './settings.js';
@@ -22,4 +22,23 @@ export function companionsFile(env: NodeJS.ProcessEnv): string | { readonly prob
   const unread = leftAlone.find(({ meant }) => meant === 'PAYFORM_DATABASE_URL');
   if (unread) return { problem: `${unread.name} is not read (PAYFORM_DATABASE_URL is the companion's name): set PAYFORM_DATABASE_URL, or give the file with --from <sqlite-file>` };
   return current.PAYFORM_DATABASE_URL ?? DEFAULT_DATABASE;
+}
+
+/**
+ * Runs `work` on the file `--from` names, else the companion's: what it did to stdout and exit
+ * code 0, or why it could not to stderr and 1; each line named by the command.
+ */
+export async function onLedgerFile(command: string, from: string | undefined, env: NodeJS.ProcessEnv, output: CommandOutput, work: (file: string) => Promise<string>): Promise<number> {
+  const file = from ?? companionsFile(env);
+  if (typeof file !== 'string') {
+    output.err(`${command}: ${file.problem}`);
+    return 1;
+  }
+  try {
+    output.out(`${command}: ${await work(file)}`);
+    return 0;
+  } catch (error) {
+    output.err(`${command}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
 }

@@ -3,7 +3,7 @@
  * PostgreSQL taken away (reopenLedger, server/ledger/ledger-moved.ts), for going back to the file.
  */
 import { reopenLedger } from '../ledger/index.js';
-import { companionsFile } from './ledger-file.js';
+import { onLedgerFile } from './ledger-file.js';
 import type { CommandOutput } from './ledger-file.js';
 
 export interface ReopenLedgerRequest {
@@ -11,21 +11,10 @@ export interface ReopenLedgerRequest {
   readonly from: string | undefined;
 }
 
-const NAME = 'payform-companion reopen-ledger';
-
 /** Its exit code: 0 once the mark is gone, 1 otherwise. */
-export async function runReopenLedger(request: ReopenLedgerRequest, env: NodeJS.ProcessEnv, output: CommandOutput): Promise<number> {
-  const from = request.from ?? companionsFile(env);
-  if (typeof from !== 'string') {
-    output.err(`${NAME}: ${from.problem}`);
-    return 1;
-  }
-  try {
+export function runReopenLedger(request: ReopenLedgerRequest, env: NodeJS.ProcessEnv, output: CommandOutput): Promise<number> {
+  return onLedgerFile('payform-companion reopen-ledger', request.from, env, output, async (from) => {
     const move = await reopenLedger(from);
-    output.out(`${NAME}: ${from} is a ledger a companion runs on again. It had been copied to ${move.to} on ${move.at}: what the companions took there since is not in this file`);
-    return 0;
-  } catch (error) {
-    output.err(`${NAME}: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  }
+    return `${from} is a ledger a companion runs on again. It had been copied to ${move.to} on ${move.at}: what the companions took there since is not in this file`;
+  });
 }
