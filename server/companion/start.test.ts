@@ -921,6 +921,49 @@ withTestDatabase((url) => {
       }
     });
 
+    it('says an sslmode the server cannot meet in the URL’s terms, with the fix, and that prefer falls back in libpq only', async () => {
+      // This server takes no TLS (as .ci/ensure-postgres sets it up); node-postgres said only "The server does not support SSL connections".
+      const quietly = { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) };
+      const mountable = { PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
+      const withMode = (mode: string) => Object.assign(new URL(url), { search: `?sslmode=${mode}` }).href;
+      const fix =
+        ', and the PostgreSQL server there takes none. If the network between this machine and the server is trusted (the same machine, a private network), ' +
+        'write sslmode=disable in PAYFORM_DATABASE_URL; otherwise turn TLS on in the server (ssl = on in postgresql.conf, with ssl_cert_file and ssl_key_file)';
+      // node-postgres warns once a process that it takes these modes as verify-full: the start's refusal is what this test reads.
+      const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+      const schema = freshSchemaName();
+      await withClient(url, (client) => client.query(`create schema ${schema}`));
+      try {
+        const required = composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: withMode('require') }), quietly);
+        await expect(required).rejects.toThrow(
+          `: The server does not support SSL connections: PAYFORM_DATABASE_URL asks for TLS (sslmode=require)${fix} ` +
+            '(once it does, node-postgres checks its certificate and host name for sslmode=require too, as for verify-full: give it a certificate this machine trusts, or name a private CA with sslrootcert=)',
+        );
+        await expect(required).rejects.not.toThrow(/libpq/);
+        const preferred = composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: withMode('prefer') }), quietly);
+        await expect(preferred).rejects.toThrow(`PAYFORM_DATABASE_URL asks for TLS (sslmode=prefer)${fix}`);
+        await expect(preferred).rejects.toThrow(
+          /\. With sslmode=prefer, libpq \(psql and most other clients\) falls back to a plain connection when the server takes no TLS; node-postgres, the ledger's driver, does not, even with uselibpqcompat=true$/,
+        );
+        // Nor with libpq's semantics asked for: the URL's own words are named, no certificate check promised.
+        const compatible = composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: `${withMode('prefer')}&uselibpqcompat=true` }), quietly);
+        await expect(compatible).rejects.toThrow(`PAYFORM_DATABASE_URL asks for TLS (sslmode=prefer)${fix}. With sslmode=prefer, libpq`);
+        // Asked by PGSSLMODE, with nothing in the URL: the variable that asked is named.
+        vi.stubEnv('PGSSLMODE', 'prefer');
+        await expect(composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: url }), quietly)).rejects.toThrow(
+          `: The server does not support SSL connections: PGSSLMODE=prefer asks for TLS (PAYFORM_DATABASE_URL names no sslmode)${fix}`,
+        );
+        // The fix named works: sslmode=disable in the URL wins over PGSSLMODE (a schema of the test's own, not this database's public one).
+        const disabled = new URL(withMode('disable'));
+        disabled.searchParams.set('options', `-c search_path=${schema}`);
+        await (await composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: disabled.href }), quietly)).close();
+      } finally {
+        vi.unstubAllEnvs();
+        warnings.mockRestore();
+        await dropSchema(url, schema);
+      }
+    });
+
     it('warns that a made-up admin token is this instance’s only, where instances share the ledger', async () => {
       const schema = freshSchemaName();
       await withClient(url, (client) => client.query(`create schema ${schema}`));

@@ -11,8 +11,7 @@
  *   });
  *   …; await companion.close();
  */
-import { statSync } from 'node:fs';
-import { join as joinPath, resolve as resolvePath } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import { createServer } from 'node:http';
 import type { Server, ServerOptions, ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
@@ -20,7 +19,7 @@ import { Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { GatewayClient, nearestName, NetworkError, passwordMasked } from '@payform/gateway';
-import { isPostgresUrl, MissingDriverError, openLedger, sqliteUnloadable, upgradeNotice } from '../ledger/index.js';
+import { isPostgresUrl, MissingDriverError, openLedger, upgradeNotice } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
 import type { BackOfficeConfig } from './back-office/back-office-options.js';
@@ -51,6 +50,7 @@ import { requestAddress } from './http/request-address.js';
 import { securityHeaders } from './http/browser-policies.js';
 import { refuseDuringBuild } from './build-phase.js';
 import { countOpenCompanion } from './open-companions.js';
+import { explainedLedgerFault } from './ledger-faults.js';
 
 /**
  * Where development listens without HOST: this machine only. The sandbox's credentials and
@@ -809,113 +809,12 @@ function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
   if (error instanceof MissingDriverError) {
     return settings.databaseUrlDefaulted ? error.unsetUrl(shownLedger(settings.databaseUrl), unreadHint(settings, ['PAYFORM_DATABASE_URL'])) : error;
   }
-  let reason = error instanceof Error ? error.message : String(error);
-  // node-postgres's words for a socket that closed before the server said anything: no route
-  // to the host, a firewall, a proxy in the way, or a server that refuses this address.
-  if (/^connection terminated/i.test(reason)) reason += ' (no answer from a PostgreSQL server there: check the host and port, and that this machine may reach it — network, firewall, pg_hba.conf)';
-  reason = credentialsRefusal(error, settings.databaseUrl) ?? reason;
-  if (isPostgresUrl(settings.databaseUrl)) reason += postgresRefusalHint(error);
-  reason += driverRuntimeHint(reason, settings.databaseUrl);
+  const reason = explainedLedgerFault(error, settings.databaseUrl, 'PAYFORM_DATABASE_URL');
   // Unset, the variable is named as such: the path shown is the default's, from the working directory.
   const where = `PAYFORM_DATABASE_URL ${settings.databaseUrlDefaulted ? `unset: the default file, ${shownLedger(settings.databaseUrl)}` : shownLedger(settings.databaseUrl)}`;
   return new Error(`the ledger could not be opened (${where}): ${reason}${unreadHint(settings, ['PAYFORM_DATABASE_URL'])}`, {
     cause: error,
   });
-}
-
-/** What to do about a PostgreSQL's refusal whose own words do not say, by its code (a migration's error carries it in its cause). */
-function postgresRefusalHint(error: unknown): string {
-  let code: unknown;
-  for (let current = error; current instanceof Error && code === undefined; current = current.cause) code = (current as { code?: unknown }).code;
-  switch (code) {
-    case 'ECONNREFUSED':
-      return ' (nothing listens there: start PostgreSQL, or correct the host and port)';
-    case '3D000':
-      return " (create it — createdb, or CREATE DATABASE — or correct the database's name in the URL)";
-    case '25006':
-      return ' (a PostgreSQL that takes no writes: a standby, or default_transaction_read_only — point the URL at the primary)';
-    case '57P03':
-      return ' (the server is starting up or recovering: start the companion again once it takes connections)';
-    case '53300':
-      return ' (the server has no connection left for this role: raise max_connections, or lower the pools of its other clients)';
-    default:
-      return '';
-  }
-}
-
-/**
- * Bun and Deno do not load better-sqlite3 12, the SQLite driver the companion takes, and their own
- * words point at drivers of their own (bun:sqlite), which the ledger does not use.
- */
-function driverRuntimeHint(reason: string, databaseUrl: string): string {
-  const unloadable = sqliteUnloadable();
-  if (!unloadable || isPostgresUrl(databaseUrl) || !/better-sqlite3|node-api|napi|addon|dlopen/i.test(reason)) return '';
-  return ` (${unloadable})`;
-}
-
-/**
- * A PostgreSQL server's refusal of the URL's credentials, said in terms of the URL. A password
- * the server wants and neither the URL, PGPASSWORD nor a password file gives reaches
- * node-postgres unset, and what comes back names neither the setting nor the fix: by SCRAM,
- * node-postgres's own "SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string"; by
- * md5 it hashes "null" as the password, and the server answers "password authentication failed
- * for user …" as to a wrong one; by password (cleartext) it sends an empty one: "empty password
- * returned by client".
- */
-function credentialsRefusal(error: unknown, databaseUrl: string): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  // 28P01: invalid_password.
-  const invalidPassword = (error as { code?: unknown }).code === '28P01';
-  const source = invalidPassword ? passwordSource(databaseUrl) : undefined;
-  const noneSent = /client password must be a string/.test(error.message) || (invalidPassword && (/empty password returned by client/.test(error.message) || source === undefined));
-  if (noneSent) {
-    return 'the server asks for a password, and PAYFORM_DATABASE_URL gives none: write it in the URL (postgres://user:password@host/database), or set PGPASSWORD';
-  }
-  if (source === 'file') {
-    return `${error.message} (neither PAYFORM_DATABASE_URL nor PGPASSWORD gives a password, so node-postgres looked in ${passwordFile()}: check the user name in the URL and the password on its line there, host:port:database:user:password, or write the password in the URL)`;
-  }
-  if (source === 'environment') {
-    return `${error.message} (PAYFORM_DATABASE_URL gives no password, so node-postgres sent PGPASSWORD's: check it, and the user name in the URL)`;
-  }
-  // A % in the password is read as the start of an escape (`%41` is A).
-  if (invalidPassword) {
-    return `${error.message} (check the user name and password in PAYFORM_DATABASE_URL, their special characters percent-encoded: % as %25, @ as %40)`;
-  }
-  return undefined;
-}
-
-/**
- * Where node-postgres takes a password for `databaseUrl` from: the URL's own (or its
- * `?password=`), else PGPASSWORD, else the password file when there is one it reads (a line of it
- * may match). An unreadable URL is not judged: taken as giving one.
- */
-function passwordSource(databaseUrl: string): 'url' | 'environment' | 'file' | undefined {
-  const url = URL.parse(databaseUrl);
-  if (!url || url.password !== '' || url.searchParams.get('password')) return 'url';
-  // Set, even empty: node-postgres then reads no password file.
-  if (process.env.PGPASSWORD !== undefined) return 'environment';
-  return readsPasswordFile() ? 'file' : undefined;
-}
-
-/**
- * The password file node-postgres reads (through its pgpass module) for a password neither the
- * URL nor PGPASSWORD gives: PGPASSFILE, else ~/.pgpass (%APPDATA%\postgresql\pgpass.conf on
- * Windows).
- */
-function passwordFile(): string {
-  const { PGPASSFILE, HOME, APPDATA } = process.env;
-  if (PGPASSFILE) return PGPASSFILE;
-  return process.platform === 'win32' ? joinPath(APPDATA || '.', 'postgresql', 'pgpass.conf') : joinPath(HOME || '.', '.pgpass');
-}
-
-/** Whether node-postgres reads the password file: one it can stat, a plain file, and (but on Windows) its owner's alone; otherwise it ignores it. */
-function readsPasswordFile(): boolean {
-  try {
-    const stats = statSync(passwordFile(), { throwIfNoEntry: false });
-    return stats !== undefined && stats.isFile() && (process.platform === 'win32' || (stats.mode & 0o077) === 0);
-  } catch {
-    return false;
-  }
 }
 
 /** Where the ledger is, as a line may show it: a PostgreSQL URL without its password, an SQLite file's full path. */
