@@ -215,7 +215,9 @@ describe('the public URL check, between real companions', () => {
       `PAYFORM_PUBLIC_URL (or the publicUrl option) does not reach this companion: ${other.companionUrl}/webhooks/gateway answers from another payform companion, ` +
         `on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): another shop's or checkout's, or one on a port typed wrong. ` +
         "Its ledger knows none of this companion's payments, which would stay pending. The customer's way back from 3-D Secure or the hosted page, " +
-        `and the gateway's webhooks, are sent there: set it to the address the companion answers at; requests reach this companion at ${stack.companionUrl}`,
+        `and the gateway's webhooks, are sent there: set it to the address the companion answers at; requests reach this companion at ${stack.companionUrl}. ` +
+        'Or, if that companion is another instance of this one, the two run on different databases (the one whose start made a new ledger said so in its log: ' +
+        '`new: made by this start`): give every instance the same PAYFORM_DATABASE_URL (the same file)',
     );
   });
 

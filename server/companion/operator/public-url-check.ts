@@ -14,13 +14,17 @@
  * the project, the port typed wrong) takes the webhooks and returns into a ledger that knows
  * none of these payments, and they stay pending. Found there, the companion is posted an empty
  * form too, as the gateway posts: a server in front may let a GET through and refuse that.
+ * Nor is the public URL always what is wrong then: instances of one shop on one PostgreSQL ledger,
+ * one restarted with its database URL missing the schema, answer the same public URL from two
+ * ledgers. An instance whose start made its ledger says that first: its own database URL is the
+ * likelier fault.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, MiddlewareHandler } from 'hono';
 import { tlsFailureOf } from '@payform/gateway';
 import { routePath } from 'hono/route';
-import type { CompanionEnv } from '../context.js';
+import type { CompanionEnv, CompanionServices } from '../context.js';
 import type { Health } from '../openapi/api-catalog.js';
 import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
@@ -80,6 +84,18 @@ export function companionIdentity(ledgerTag: string): Readonly<Record<string, st
 /** Neither the bin's variable nor a mounted companion's option is assumed: whoever reads it set one. */
 const NAMED = 'PAYFORM_PUBLIC_URL (or the publicUrl option)';
 
+/** What the check knows of the ledger this companion serves: read from the request's services (none in a bare app). */
+interface ServedLedger {
+  /** This start made it (Ledger.createdNow): a database URL that differs from the other instances' is likelier than a wrong public URL. */
+  readonly createdNow: boolean;
+  readonly dialect: 'sqlite' | 'postgres' | undefined;
+}
+
+/** What of PAYFORM_DATABASE_URL instances sharing a ledger must have alike, besides the URL itself. */
+function alsoAlike(dialect: ServedLedger['dialect']): string {
+  return dialect === 'postgres' ? ' (its schema too: ?options=-c%20search_path%3D…)' : dialect === 'sqlite' ? ' (the same file)' : '';
+}
+
 /** What the webhook route answered, as far as it says whose it is. */
 interface Reply {
   readonly status: number;
@@ -109,8 +125,10 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
    * such, never as the address to give — a stranger's first request must not put its own host in
    * the fix an operator follows, and with it the webhooks and the customers' way back.
    */
-  const probe = async (arrivedAt: string, mountedUnder: string, proxied: boolean, hostWritten: boolean) => {
+  const probe = async (arrivedAt: string, mountedUnder: string, proxied: boolean, hostWritten: boolean, served: ServedLedger) => {
     let problem: string;
+    // A companion on another ledger answers there, naming it.
+    let anotherLedger: string | undefined;
     // Another server's answer at the very address this companion was reached at (a 404 handler
     // mounted first — NestJS's, when app.use comes after listen() — or a single-page app's
     // catch-all page): the URL is right, and the server there answers before the companion can.
@@ -151,6 +169,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       const { noRouteUnder } = reply;
       unmounted = !companion && noRouteUnder === undefined && sameAddress(arrivedAt, publicUrl) && mountedUnder === '';
       answered = reply.status;
+      if (companion) anotherLedger = theirs ?? undefined;
       problem = companion
         ? `${webhookUrl} answers from another payform companion, on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): ` +
           "another shop's or checkout's, or one on a port typed wrong. Its ledger knows none of this companion's payments, which would stay pending"
@@ -186,7 +205,25 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
           (answered === 404
             ? "Mount it before the server's 404 handler (in NestJS, app.use before listen()); in Hono, give its path as basePath and mount it with route('/', companion.app), not route('/payments', …), which the addresses it gives out would leave out"
             : 'Mount it before the routes of the server that answer under that path (a static folder, a single-page app’s catch-all page)')
-        : `: set it to the address the companion answers at${hint}`;
+        : `: set it to the address the companion answers at${hint}` +
+          // Or the instance there is this shop's, and one of the two runs on another database.
+          (anotherLedger === undefined
+            ? ''
+            : '. Or, if that companion is another instance of this one, the two run on different databases (the one whose start made a new ledger said so in its log: ' +
+              `\`new: made by this start\`): give every instance the same PAYFORM_DATABASE_URL${alsoAlike(served.dialect)}`);
+    if (anotherLedger !== undefined && served.createdNow && !doubled) {
+      // Instances of one shop on one address, this one on a ledger of its own made just now (a
+      // schema left out of its URL): the other instances' ledger is the one to share.
+      logger.error(
+        `${NAMED} reaches another payform companion, on another ledger (${LEDGER_HEADER} ${anotherLedger} at ${webhookUrl}, ${ours} here): ` +
+          `this start made a new ledger, and the instance answering at the public URL runs on another. Most likely this instance's database is the wrong one: ` +
+          `give this instance the same PAYFORM_DATABASE_URL as the others${alsoAlike(served.dialect)}, and start it again. The gateway's webhooks and the customer's way back from 3-D Secure or the hosted page ` +
+          `go to the instance there, whose ledger knows none of the payments taken here, which would stay pending. Only if that companion is another shop's or checkout's, ` +
+          `or one on a port typed wrong, set ${NAMED} to the address this companion answers at${hint}`,
+        { public_url: publicUrl },
+      );
+      return;
+    }
     if (unreached) {
       logger.warn(
         `${NAMED} could not be checked from this machine: ${problem}. The customer's way back from 3-D Secure or the hosted page, and the gateway's webhooks, ` +
@@ -254,7 +291,10 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       const { origin, pathname, hostname } = address;
       const mountedUnder = mountOf(c, pathname);
       const hostWritten = !isLoopbackHost(hostname) && hostname !== publicHost;
-      void probe(origin + mountedUnder + basePath, mountedUnder, c.req.header('x-forwarded-for') !== undefined, hostWritten);
+      // Set by the companion's app on every request before this runs; a bare app in a test has none.
+      const ledger = (c.get('services') as CompanionServices | undefined)?.ledger;
+      const served = { createdNow: ledger?.createdNow === true, dialect: ledger?.dialect };
+      void probe(origin + mountedUnder + basePath, mountedUnder, c.req.header('x-forwarded-for') !== undefined, hostWritten, served);
     }
     return next();
   };
