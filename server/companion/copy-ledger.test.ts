@@ -275,6 +275,16 @@ withTestDatabase((url) => {
       expect(stderr).not.toMatch(/secret|pa#ss/);
     });
 
+    it('says a refusal of the database in --to’s terms, not the driver’s', async () => {
+      await fileWithPayment();
+      const missing = Object.assign(new URL(target), { pathname: '/payform_no_such_database' }).href;
+      const { code, stderr } = await run(['--to', missing]);
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        'payform-companion copy-ledger: database "payform_no_such_database" does not exist (create it — createdb, or CREATE DATABASE — or correct the database\'s name in the URL)\n',
+      );
+    });
+
     it('exits 1 when PAYFORM_DATABASE_URL is set but empty, rather than copying the default file in its place', async () => {
       const { code, stderr } = await run(['--to', target], { PAYFORM_DATABASE_URL: ' ' });
       expect(code).toBe(1);

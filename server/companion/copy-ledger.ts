@@ -6,6 +6,7 @@
  */
 import { passwordMasked } from '@payform/gateway';
 import { copyLedger, isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
+import { explainedLedgerFault } from './ledger-faults.js';
 import { companionsFile } from './ledger-file.js';
 import type { CommandOutput } from './ledger-file.js';
 
@@ -38,7 +39,8 @@ export async function runCopyLedger(request: CopyLedgerRequest, env: NodeJS.Proc
   try {
     ({ marked } = await copyLedger(from, request.to, { log: (line) => output.out(shown(line)) }));
   } catch (error) {
-    return refuse(error instanceof Error ? error.message : String(error));
+    // The driver's words (a password missing, a server refusing) said in --to's terms.
+    return refuse(explainedLedgerFault(error, request.to, '--to'));
   }
   // Not the URL to paste: its password is masked.
   const start = `done. Start the companions with PAYFORM_DATABASE_URL set to the --to URL (${masked})`;
