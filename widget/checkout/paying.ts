@@ -1056,7 +1056,9 @@ export function reformat(form: Form, input: HTMLInputElement, inputType: string)
 /**
  * A field typed or pasted to its full length (the brand's, for the card number and the security
  * code) and valid, the caret at its end: on to the next field. Autofill has no input type and
- * stays, and so does an edit in the middle (a month retyped before its year). Here, not in the
+ * stays, and so does an edit in the middle (a month retyped before its year). Tab after the move
+ * moves on from where focus went, as every Tab does (WCAG 2.1.1): a Tab held there, lest a Tab
+ * pressed by habit skip the field, was one the customer pressed for nothing. Here, not in the
  * bundle, as `left`: a field is typed to its end after the form showed.
  */
 export function advance(form: Form, { target, inputType }: InputEvent, { valid }: Check): void {
@@ -1068,28 +1070,8 @@ export function advance(form: Form, { target, inputType }: InputEvent, { valid }
   const full = name === 'exp' || (name === 'number' && digits === maxLength(form.brand));
   if (valid && full && /^insert(Text|FromPaste)/.test(inputType) && input.selectionEnd === value.length) {
     const inputs = form.inputs();
-    const next = inputs[inputs.indexOf(input) + 1];
-    next?.focus();
-    if (next) holdHabitualTab(next);
+    inputs[inputs.indexOf(input) + 1]?.focus();
   }
-}
-
-/**
- * A Tab pressed by habit right after focus moved on would skip the field it came to (the expiry),
- * and what is typed next would land a field on: that field keeps it. Only the first key pressed
- * there, and only while focus stays from the move: one that leaves and comes back Tabs as ever.
- */
-function holdHabitualTab(field: HTMLInputElement): void {
-  const held = new AbortController();
-  field.addEventListener(
-    'keydown',
-    (event) => {
-      held.abort();
-      if (event.key === 'Tab' && !event.shiftKey && !field.value) event.preventDefault();
-    },
-    { signal: held.signal },
-  );
-  field.addEventListener('blur', () => held.abort(), { signal: held.signal });
 }
 
 /** What the form's checks still wait for. */
