@@ -26,6 +26,8 @@ export interface Form extends CheckoutElement {
   check(input: HTMLInputElement): Check;
   errors: Partial<Record<FieldName, FieldError>>;
   show(errors: Partial<Record<FieldName, FieldError>>): void;
+  /** Whether a field shows an error. */
+  invalid: boolean;
   edited: Partial<Record<FieldName, string>>;
   token: string;
   mode?: string;
@@ -50,6 +52,7 @@ export function ready(element: CheckoutElement): void {
     told.add(element);
     tellMade(element);
     relocalise(element);
+    if (isForm(element)) keepSummary(element);
     keepTime(element);
     if (isForm(element)) keepTyped(element);
     // Captured: at its target, before the page's own listeners.
@@ -108,8 +111,11 @@ function relocalise(element: CheckoutElement): void {
       const before = said ?? t;
       said = t;
       if (t === before || !notice) return;
-      const key = notice === view?.message || notice === before.declined_en ? 'declined' : Object.keys(before).find((name) => before[name] === notice);
-      if (key) element.notice = t[key] || view?.message || t.declined_en || t.server!;
+      // The end's warning said after an error still showing (`keepTime`): each in the new language.
+      const near = !!before.expiring && notice !== before.expiring && notice.endsWith(` ${before.expiring}`);
+      const words = near ? notice.slice(0, -before.expiring!.length - 1) : notice;
+      const key = words === view?.message || words === before.declined_en ? 'declined' : Object.keys(before).find((name) => before[name] === words);
+      if (key) element.notice = (t[key] || view?.message || t.declined_en || t.server!) + (near ? ` ${t.expiring ?? before.expiring}` : '');
     },
   });
 }
@@ -125,19 +131,50 @@ const END_SLACK_MS = 1_000;
  */
 const ends = new Map<string, number>();
 
+/** How long an error shows before the end's warning is said after it: the time to hear it first. */
+const HEARD_MS = 5_000;
+/** The sessions whose near end this page has told: once a page. */
+const toldNear = new Set<string>();
+
 /**
  * A session's time to pay, told (WCAG 2.2.1): two minutes before it is up the live region says so,
  * focus left where it is; once it is up, with no payment under way, the session is read again and
  * shows as it ended, rather than a form that takes a card only to refuse it. Armed for each view
  * the element shows, and let go as it leaves the page.
+ *
+ * The warning is never dropped. Due while a payment is under way, it waits for the form to be
+ * payable again; due over a decline or an error, it waits for that to be heard: said as soon as
+ * the error is gone (a summary goes once its fields are fixed, `keepSummary`), or, should the
+ * error stay (a decline does until the next attempt), after it, in the same region, once it has
+ * shown `HEARD_MS`.
  */
 function keepTime(element: CheckoutElement): void {
   let armed: SessionView | undefined;
   let timers: ReturnType<typeof setTimeout>[] = [];
+  let near = false;
+  let later: ReturnType<typeof setTimeout> | undefined;
+  // The words the live region shows, and since when: an error's turn to be heard.
+  let words = element.notice;
+  let since = Date.now();
   const disarm = () => {
     timers.forEach(clearTimeout);
+    clearTimeout(later);
     timers = [];
     armed = undefined;
+    near = false;
+  };
+  const idle = () => !!armed && element.view === armed && element.phase === 'ready';
+  const tell = (): void => {
+    const { t, notice, alarming } = element;
+    if (!near || !idle() || !t.expiring || toldNear.has(armed!.id)) return;
+    const wait = since + HEARD_MS - Date.now();
+    if (alarming && wait > 0) {
+      clearTimeout(later);
+      later = setTimeout(tell, wait);
+      return;
+    }
+    toldNear.add(armed!.id);
+    element.say(alarming ? `${notice} ${t.expiring}` : t.expiring, alarming);
   };
   const arm = () => {
     const { view } = element;
@@ -147,19 +184,43 @@ function keepTime(element: CheckoutElement): void {
     // Payable (`open`, `failure`), with a time a timer can keep (under 24 days).
     if (!view || !/^[of]/.test(view.status) || !(left! >= 0) || left! > 2e6) return;
     armed = view;
-    const end = Math.min(ends.get(view.id) ?? Infinity, Date.now() + left! * 1000);
-    ends.set(view.id, end);
-    const ms = end - Date.now();
-    const idle = () => element.view === view && element.phase === 'ready';
+    const at = Math.min(ends.get(view.id) ?? Infinity, Date.now() + left! * 1000);
+    ends.set(view.id, at);
+    const ms = at - Date.now();
     timers.push(
-      // Not over a decline or an error the customer has yet to read: the end is said in its turn.
-      setTimeout(() => idle() && !element.alarming && element.t.expiring && element.say(element.t.expiring), ms - TOLD_BEFORE_MS),
+      setTimeout(() => ((near = true), tell()), ms - TOLD_BEFORE_MS),
       setTimeout(() => idle() && element.load(), ms + END_SLACK_MS),
     );
   };
   // Now, for the view it shows as this chunk comes, for each it shows after, and again when moved in the page.
   arm();
-  element.addController({ hostUpdated: arm, hostConnected: arm, hostDisconnected: disarm });
+  element.addController({
+    // Before it renders: the warning said as soon as it may be, in this update.
+    hostUpdate: () => {
+      if (element.notice !== words) [words, since] = [element.notice, Date.now()];
+      tell();
+    },
+    hostUpdated: arm,
+    hostConnected: arm,
+    hostDisconnected: disarm,
+  });
+}
+
+/**
+ * The summary of fields to fix ("Check the highlighted fields.", after a submit with mistakes or
+ * fields the companion refused) sums up their errors: once none shows one, it goes, rather than
+ * stay as an error nothing on the form bears out (and that keeps the end's warning waiting,
+ * `keepTime`). Said after the summary, that warning stays.
+ */
+function keepSummary(form: Form): void {
+  form.addController({
+    hostUpdate() {
+      const { t, notice } = form;
+      const summary = t.fix ?? t.invalid;
+      if (form.invalid || !form.alarming || form.phase !== 'ready' || !notice.startsWith(summary)) return;
+      form.say(notice.slice(summary.length + 1));
+    },
+  });
 }
 
 /**

@@ -6,10 +6,13 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { closeSession, createSession } from '../test/checkout-fixture.js';
-import { autofill, button, card, json, message, watchFetch } from '../test/harness.js';
+import { autofill, button, card, json, message, mount, secondsLeft, watchFetch } from '../test/harness.js';
 import '../index.js';
 
 const EXPIRING = 'This payment expires in less than 2 minutes.';
+const FIX = 'Check the highlighted fields.';
+const CUSTOMER = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' };
+const pause = (ms: number): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function shown(session: string): Promise<PayForm> {
   const form = document.createElement('pay-form');
@@ -80,6 +83,47 @@ describe('a session’s time to pay', () => {
       expect(form.shadowRoot!.querySelector('#number'), 'no card taken').to.equal(null);
     } finally {
       calls.restore();
+    }
+  });
+
+  it('is told once the summary of the fields to fix is gone, when it came due over it', async () => {
+    const session = await createSession({ customer: {} });
+    // Three seconds from the end's warning as the form shows.
+    const left = secondsLeft(session, 123);
+    try {
+      const form = await mount(session);
+      const due = Date.now() + 3000;
+      button(form).click();
+      await waitUntil(() => message(form) === FIX, `no summary: "${message(form)}"`);
+      await pause(due + 500 - Date.now());
+      // Due, but said over the summary it would hide what to fix before it was heard.
+      expect(message(form)).to.equal(FIX);
+      autofill(form, { ...card('4242424242424242'), ...CUSTOMER });
+      await form.updateComplete;
+      // No field left to fix: the summary is gone, and the end is said at once.
+      expect(message(form)).to.equal(EXPIRING);
+    } finally {
+      left.restore();
+    }
+  });
+
+  it('joins a decline still showing once that was heard, rather than be dropped behind it', async () => {
+    const session = await createSession();
+    const left = secondsLeft(session, 121);
+    try {
+      const form = await mount(session);
+      const declined = oneEvent(form, 'pay-failure');
+      autofill(form, card('4000000000000002'));
+      button(form).click();
+      const { message: decline } = (await declined).detail;
+      await form.updateComplete;
+      expect(message(form), 'the decline first, alone').to.equal(decline);
+      // The customer starts correcting: the decline stays, and the end is said with it.
+      autofill(form, { number: '4242424242424242' });
+      await waitUntil(() => message(form) === `${decline} ${EXPIRING}`, `not told: "${message(form)}"`, { timeout: 8000 });
+      expect(form.alarming, 'still the decline').to.equal(true);
+    } finally {
+      left.restore();
     }
   });
 });

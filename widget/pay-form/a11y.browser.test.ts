@@ -111,6 +111,18 @@ describe('accessibility', () => {
     expect(heard().slice(2)).to.deep.equal(['Visa', 'The card number is incomplete.', 'Expiry date: This field is required. MM/YY']);
   });
 
+  it('takes the summary away once no field it sums up shows an error: no stale message left', async () => {
+    const form = await mount({ customer: {} });
+    button(form).click();
+    await waitUntil(() => message(form) === 'Check the highlighted fields.', 'no summary');
+    autofill(form, { ...card('4242424242424242'), fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com' });
+    await form.updateComplete;
+    expect(message(form), 'a field is still to fix').to.equal('Check the highlighted fields.');
+    autofill(form, { phone: '+380671234567' });
+    await form.updateComplete;
+    expect([form.invalid, message(form)]).to.deep.equal([false, '']);
+  });
+
   it('says the error of the field Enter was pressed in, which focus does not move from', async () => {
     const form = await mount({ customer: {} });
     field(form, 'number').focus();

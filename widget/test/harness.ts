@@ -176,3 +176,18 @@ export async function payPastTokenizer(id: string, endpoint: string): Promise<{ 
     console.error = real;
   }
 }
+
+/**
+ * Makes the session's reads say `seconds` are left to pay while it is payable, as the companion
+ * would near its end: until `restore()`.
+ */
+export function secondsLeft(session: string, seconds: number): { restore(): void } {
+  return watchFetch((call, pass) =>
+    call.method === 'GET' && call.url.endsWith(`/sessions/${session}`)
+      ? pass().then(async (answer) => {
+          const view = (await answer.json()) as { status: string };
+          return json(answer.status, /^[of]/.test(view.status) ? { ...view, expires_in_seconds: seconds } : view);
+        })
+      : undefined,
+  );
+}
