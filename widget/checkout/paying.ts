@@ -44,8 +44,9 @@ const told = new WeakSet<CheckoutElement>();
  * fields are off (a card is never typed into a page anyone on the way can read or change): the
  * developer hears why, once, from the first `<pay-form>`; a
  * `<pay-button>` only ever goes to the hosted page, and says nothing of it. Each element's live
- * region follows a change of language from then on (`relocalise`), and its payments hold the
- * other elements of its session (`follow`), also once it is out of the page (`relay`).
+ * region follows a change of language from then on (`relocalise`), focus its updates drop goes
+ * where the customer can go on (`sayOnce`), and its payments hold the other elements of its
+ * session (`follow`), also once it is out of the page (`relay`).
  */
 export function ready(element: CheckoutElement): void {
   if (!told.has(element)) {
@@ -86,6 +87,8 @@ export function ready(element: CheckoutElement): void {
         share(element.session);
       },
     });
+    // Last: it hears the words every other controller leaves in the live region for this update.
+    sayOnce(element);
   }
   if (!isForm(element)) return;
   // A mode the form does not know pays on the hosted page: diagnose.ts says so, and what to set.
@@ -210,7 +213,7 @@ function keepTime(element: CheckoutElement): void {
  * The summary of fields to fix ("Check the highlighted fields.", after a submit with mistakes or
  * fields the companion refused) sums up their errors: once none shows one, it goes, rather than
  * stay as an error nothing on the form bears out (and that keeps the end's warning waiting,
- * `keepTime`). Said after the summary, that warning stays.
+ * `keepTime`). Said after the summary, that warning stays, and is not said again.
  */
 function keepSummary(form: Form): void {
   form.addController({
@@ -218,7 +221,9 @@ function keepSummary(form: Form): void {
       const { t, notice } = form;
       const summary = t.fix ?? t.invalid;
       if (form.invalid || !form.alarming || form.phase !== 'ready' || !notice.startsWith(summary)) return;
-      form.say(notice.slice(summary.length + 1));
+      const rest = notice.slice(summary.length + 1);
+      if (rest) heardBefore.add(form);
+      form.say(rest);
     },
   });
 }
@@ -302,6 +307,68 @@ const atCheckout = (payer: CheckoutElement): CheckoutElement | undefined => inPa
 
 /** The elements of `element`'s session in the page. */
 const inPage = ({ session }: CheckoutElement): CheckoutElement[] => [...shown].filter((other) => other.isConnected && other.session === session);
+
+/** An element's live region (checkout-element.ts, `render`). */
+const messageOf = (element: CheckoutElement): HTMLElement | null => element.renderRoot?.querySelector<HTMLElement>('[part=message]') ?? null;
+
+/** Elements whose next words the customer has heard already (`keepSummary`): shown, not said again. */
+const heardBefore = new WeakSet<CheckoutElement>();
+
+/** Each quieted live region's return to live (`quiet`). */
+const quieted = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();
+
+/**
+ * Keeps a live region from saying the words it shows next, which are heard otherwise: focus
+ * reads them, or the customer heard them before. Live again once the browser has passed
+ * this on to the screen reader (as `hush`), or as soon as other words come (`sayOnce`).
+ */
+function quiet(region: HTMLElement): void {
+  region.ariaLive = 'off';
+  clearTimeout(quieted.get(region));
+  quieted.set(region, setTimeout(() => (quieted.delete(region), region.removeAttribute('aria-live')), 1000));
+}
+
+/**
+ * Focus the customer had in the element, dropped as an update took away what held it (the fields
+ * giving way to the payment's outcome, the button to the session's end), goes to the button on
+ * offer, else to the message (WCAG 2.4.3), which focus reads: its region does not also say the
+ * words it changed to in that update (WCAG 4.1.3). While the session is read again (`loading`),
+ * focus waits for what it shows.
+ */
+function sayOnce(element: CheckoutElement): void {
+  let focused: Element | null = null;
+  let lost = false;
+  element.addController({
+    hostUpdate() {
+      focused = element.shadowRoot!.activeElement;
+      const region = messageOf(element);
+      const { notice } = element;
+      const heard = heardBefore.delete(element);
+      if (!region || region.textContent === notice) return;
+      if (heard) return quiet(region);
+      // News: said, also by a region quieted a moment ago.
+      clearTimeout(quieted.get(region));
+      if (quieted.delete(region)) region.removeAttribute('aria-live');
+    },
+    hostUpdated() {
+      lost ||= !!focused && !focused.isConnected;
+      if (!lost || element.phase === 'loading') return;
+      lost = false;
+      // Unless the customer has put it elsewhere meanwhile.
+      if (document.activeElement === document.body) focusOn(element);
+    },
+  });
+}
+
+/** Focus on the element's button on offer, else on its message, which focus reads: its live region then says nothing of it. */
+function focusOn(element: CheckoutElement): void {
+  const button = element.renderRoot.querySelector<HTMLElement>('[part=button]');
+  if (button) return button.focus();
+  const message = messageOf(element)!;
+  quiet(message);
+  message.tabIndex = -1;
+  message.focus();
+}
 
 /**
  * One payment of a session at a time on a page: while an element pays, confirms or waits for a
@@ -1348,9 +1415,5 @@ function markRefused(form: Form, error: unknown): HTMLInputElement | undefined {
 async function refocus(element: CheckoutElement, target?: HTMLElement): Promise<void> {
   await element.updateComplete;
   if (target) return target.focus();
-  if (document.activeElement !== document.body) return;
-  const root = element.renderRoot;
-  const message = root.querySelector<HTMLElement>('[part=message]')!;
-  message.tabIndex = -1;
-  (root.querySelector<HTMLElement>('[part=button]') ?? message).focus();
+  if (document.activeElement === document.body) focusOn(element);
 }

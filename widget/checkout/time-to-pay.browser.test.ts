@@ -6,7 +6,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { closeSession, createSession } from '../test/checkout-fixture.js';
-import { autofill, button, card, json, message, mount, secondsLeft, watchFetch } from '../test/harness.js';
+import { autofill, button, card, json, message, mount, part, secondsLeft, watchFetch } from '../test/harness.js';
 import '../index.js';
 
 const EXPIRING = 'This payment expires in less than 2 minutes.';
@@ -122,6 +122,24 @@ describe('a session’s time to pay', () => {
       autofill(form, { number: '4242424242424242' });
       await waitUntil(() => message(form) === `${decline} ${EXPIRING}`, `not told: "${message(form)}"`, { timeout: 8000 });
       expect(form.alarming, 'still the decline').to.equal(true);
+    } finally {
+      left.restore();
+    }
+  });
+
+  it('puts the focus the customer had in a field on the message saying the payment ended (WCAG 2.4.3)', async () => {
+    const session = await createSession({ customer: {} });
+    const left = secondsLeft(session, 2);
+    try {
+      const form = await mount(session);
+      form.shadowRoot!.querySelector<HTMLInputElement>('#fname')!.focus();
+      await closeSession(session);
+      await waitUntil(() => form.phase === 'closed', 'not ended', { timeout: 5000 });
+      await form.updateComplete;
+      expect(message(form)).to.equal('This payment is no longer available.');
+      // Compared as booleans: an element in a failed assertion is more than the runner can report.
+      expect(document.activeElement === form, `dropped to <${document.activeElement?.localName}>`).to.equal(true);
+      expect(form.shadowRoot!.activeElement === part(form, '[part=message]'), 'on the message').to.equal(true);
     } finally {
       left.restore();
     }

@@ -1,7 +1,8 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createSession } from '../test/checkout-fixture.js';
-import { autofill, busy, button, card, errorText, field, focused, message, mount, part, press, type, watchFetch } from '../test/harness.js';
+import { advanceGatewayClock } from '../test/checkout-fixture.js';
+import { autofill, busy, button, card, errorText, field, focused, heard as heardOf, message, mount, part, press, type, watchFetch } from '../test/harness.js';
 
 /**
  * What a screen reader hears from the form, in order: each field focus reaches, as its label and
@@ -214,5 +215,37 @@ describe('accessibility', () => {
     const success = oneEvent(form, 'pay-success');
     await press('Enter');
     await success;
+  });
+
+  it('says "Payment successful" once as focus goes from the fields to it: read by focus, not also as a live region', async () => {
+    const form = await mount();
+    autofill(form, card('4242424242424242'));
+    field(form, 'cvv').focus();
+    const heard = heardOf(form);
+    const paid = oneEvent(form, 'pay-success');
+    await press('Enter');
+    await paid;
+    await waitUntil(() => form.shadowRoot!.activeElement === part(form, '[part=message]'), 'focus was lost with the fields');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heard).to.deep.equal(['Processing payment…', 'Payment successful']);
+  });
+
+  it('says "Confirming your payment…" once as focus goes from the fields to it', async () => {
+    const form = await mount();
+    form.pollInterval = 50;
+    autofill(form, card('4000000000000119'));
+    field(form, 'cvv').focus();
+    const heard = heardOf(form);
+    await press('Enter');
+    await waitUntil(() => message(form) === 'Confirming your payment…', 'no confirming state');
+    await waitUntil(() => form.shadowRoot!.activeElement === part(form, '[part=message]'), 'focus was lost with the fields');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heard).to.deep.equal(['Processing payment…', 'Confirming your payment…']);
+    // Later words on the focused message are news, said by its live region.
+    const paid = oneEvent(form, 'pay-success');
+    await advanceGatewayClock(5);
+    await paid;
+    await form.updateComplete;
+    expect(heard.slice(2)).to.deep.equal(['Payment successful']);
   });
 });

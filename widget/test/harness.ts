@@ -178,6 +178,25 @@ export async function payPastTokenizer(id: string, endpoint: string): Promise<{ 
 }
 
 /**
+ * What a screen reader hears of the elements' messages from now on: the new words of each live
+ * region (`role=status`) that is not `aria-live=off` as they change, and a message focus moves
+ * to, read as it is focused. Said twice — by its live region and again by focus, or by two
+ * elements — a message is heard twice.
+ */
+export function heard(...elements: Element[]): string[] {
+  const words: string[] = [];
+  for (const element of elements) {
+    const root = element.shadowRoot!;
+    new MutationObserver((records) => {
+      const regions = new Set(records.map(({ target }) => (target instanceof Element ? target : target.parentElement)?.closest('[role=status]')));
+      for (const region of regions) if (region?.matches('[part=message]') && region.getAttribute('aria-live') !== 'off' && region.textContent!.trim()) words.push(region.textContent!.trim());
+    }).observe(root, { subtree: true, childList: true, characterData: true });
+    root.addEventListener('focusin', ({ target }) => target instanceof HTMLElement && target.matches('[part=message]') && words.push(target.textContent!.trim()));
+  }
+  return words;
+}
+
+/**
  * Makes the session's reads say `seconds` are left to pay while it is payable, as the companion
  * would near its end: until `restore()`.
  */
