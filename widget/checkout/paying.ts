@@ -44,9 +44,9 @@ const told = new WeakSet<CheckoutElement>();
  * fields are off (a card is never typed into a page anyone on the way can read or change): the
  * developer hears why, once, from the first `<pay-form>`; a
  * `<pay-button>` only ever goes to the hosted page, and says nothing of it. Each element's live
- * region follows a change of language from then on (`relocalise`), focus its updates drop goes
- * where the customer can go on (`sayOnce`), and its payments hold the other elements of its
- * session (`follow`), also once it is out of the page (`relay`).
+ * region follows a change of language from then on (`relocalise`), what it says is heard once a
+ * page (`sayOnce`), and its payments hold the other elements of its session (`follow`), also
+ * once it is out of the page (`relay`).
  */
 export function ready(element: CheckoutElement): void {
   if (!told.has(element)) {
@@ -136,7 +136,7 @@ const ends = new Map<string, number>();
 
 /** How long an error shows before the end's warning is said after it: the time to hear it first. */
 const HEARD_MS = 5_000;
-/** The sessions whose near end this page has told: once a page. */
+/** The sessions whose near end this page has told: once a page, by the element that speaks for the session (`voices`). */
 const toldNear = new Set<string>();
 
 /**
@@ -149,7 +149,9 @@ const toldNear = new Set<string>();
  * payable again; due over a decline or an error, it waits for that to be heard: said as soon as
  * the error is gone (a summary goes once its fields are fixed, `keepSummary`), or, should the
  * error stay (a decline does until the next attempt), after it, in the same region, once it has
- * shown `HEARD_MS`.
+ * shown `HEARD_MS`. Said once a page, by the element the customer is in, else the card form
+ * (`voices`); at the end, that one reads the session first, then the others, so that the end too
+ * is said there, once (`sayOnce`).
  */
 function keepTime(element: CheckoutElement): void {
   let armed: SessionView | undefined;
@@ -170,6 +172,9 @@ function keepTime(element: CheckoutElement): void {
   const tell = (): void => {
     const { t, notice, alarming } = element;
     if (!near || !idle() || !t.expiring || toldNear.has(armed!.id)) return;
+    // Another element of the session that can tell it, payable as this one is, tells it instead.
+    const voice = voices(element).find((each) => each.phase === 'ready' && each.view?.id === armed!.id);
+    if (voice && voice !== element) return;
     const wait = since + HEARD_MS - Date.now();
     if (alarming && wait > 0) {
       clearTimeout(later);
@@ -178,6 +183,12 @@ function keepTime(element: CheckoutElement): void {
     }
     toldNear.add(armed!.id);
     element.say(alarming ? `${notice} ${t.expiring}` : t.expiring, alarming);
+  };
+  const end = async (): Promise<void> => {
+    if (!idle()) return;
+    const [first = element, ...others] = new Set([...voices(element).filter((each) => each.phase === 'ready'), element]);
+    await first.load();
+    for (const other of others) if (other.phase === 'ready') void other.load();
   };
   const arm = () => {
     const { view } = element;
@@ -192,7 +203,7 @@ function keepTime(element: CheckoutElement): void {
     const ms = at - Date.now();
     timers.push(
       setTimeout(() => ((near = true), tell()), ms - TOLD_BEFORE_MS),
-      setTimeout(() => idle() && element.load(), ms + END_SLACK_MS),
+      setTimeout(end, ms + END_SLACK_MS),
     );
   };
   // Now, for the view it shows as this chunk comes, for each it shows after, and again when moved in the page.
@@ -308,6 +319,16 @@ const atCheckout = (payer: CheckoutElement): CheckoutElement | undefined => inPa
 /** The elements of `element`'s session in the page. */
 const inPage = ({ session }: CheckoutElement): CheckoutElement[] => [...shown].filter((other) => other.isConnected && other.session === session);
 
+/**
+ * The elements of `element`'s session in the page, the one that speaks for them first: the one
+ * the customer is in, else a card form (where they look to pay), else the first in the page.
+ */
+const voices = (element: CheckoutElement): CheckoutElement[] =>
+  inPage(element).sort(
+    (a, b) =>
+      +!a.shadowRoot!.activeElement - +!b.shadowRoot!.activeElement || +a.hosted - +b.hosted || (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING ? 1 : -1),
+  );
+
 /** An element's live region (checkout-element.ts, `render`). */
 const messageOf = (element: CheckoutElement): HTMLElement | null => element.renderRoot?.querySelector<HTMLElement>('[part=message]') ?? null;
 
@@ -318,9 +339,10 @@ const heardBefore = new WeakSet<CheckoutElement>();
 const quieted = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();
 
 /**
- * Keeps a live region from saying the words it shows next, which are heard otherwise: focus
- * reads them, or the customer heard them before. Live again once the browser has passed
- * this on to the screen reader (as `hush`), or as soon as other words come (`sayOnce`).
+ * Keeps a live region from saying the words it shows next, which are heard otherwise: another
+ * element of the session says them, focus reads them, or the customer heard them already. Live
+ * again once the browser has passed this on to the screen reader (as `hush`), or as soon as
+ * other words come (`sayOnce`).
  */
 function quiet(region: HTMLElement): void {
   region.ariaLive = 'off';
@@ -329,11 +351,17 @@ function quiet(region: HTMLElement): void {
 }
 
 /**
- * Focus the customer had in the element, dropped as an update took away what held it (the fields
- * giving way to the payment's outcome, the button to the session's end), goes to the button on
- * offer, else to the message (WCAG 2.4.3), which focus reads: its region does not also say the
- * words it changed to in that update (WCAG 4.1.3). While the session is read again (`loading`),
- * focus waits for what it shows.
+ * One announcement an event a page (WCAG 4.1.3), as a decline has (the form says it, the button
+ * beside it nothing): an element of the session that comes to show the words another one's live
+ * region already shows — a payment's success or "Confirming…" (held by the form's payment,
+ * `release`, or read for it, `settled`), the session's end (`keepTime` has the element the
+ * customer is in read it first) — shows them without saying them again.
+ *
+ * And focus the customer had in the element, dropped as an update took away what held it (the
+ * fields giving way to the payment's outcome, the button to the session's end), goes to the
+ * button on offer, else to the message (WCAG 2.4.3), which focus reads: its region does not also
+ * say the words it changed to in that update. While the session is read again (`loading`), focus
+ * waits for what it shows.
  */
 function sayOnce(element: CheckoutElement): void {
   let focused: Element | null = null;
@@ -345,7 +373,7 @@ function sayOnce(element: CheckoutElement): void {
       const { notice } = element;
       const heard = heardBefore.delete(element);
       if (!region || region.textContent === notice) return;
-      if (heard) return quiet(region);
+      if (heard || (notice && inPage(element).some((other) => other !== element && messageOf(other)?.textContent === notice))) return quiet(region);
       // News: said, also by a region quieted a moment ago.
       clearTimeout(quieted.get(region));
       if (quieted.delete(region)) region.removeAttribute('aria-live');
