@@ -115,6 +115,7 @@ export const newSessionInput = z
     returnUrl: webUrl.optional(),
     allowedModes: z.array(mode).min(1, 'must allow at least one mode').optional(),
     ttlSeconds: sessionLifetime.optional(),
+    extendable: z.boolean().optional(),
   })
   .refine((session) => !session.split || splitTotal(session.split) === session.amount, {
     path: ['split'],

@@ -102,7 +102,7 @@ withTestDatabase((url) => {
       const lines: string[] = [];
       const copy = await copyLedger(file, url, { schema, batchRows: 2, log: (line) => lines.push(line) });
 
-      expect(copy.rows).toEqual({ checkout_sessions: 4, payments: 3, operations: 2, webhook_events: 2, saved_cards: 1, idempotency_keys: 1, ledger_settings: 3, no_card_sessions: 1 });
+      expect(copy.rows).toEqual({ checkout_sessions: 4, payments: 3, operations: 2, webhook_events: 2, saved_cards: 1, idempotency_keys: 1, ledger_settings: 3, no_card_sessions: 1, fixed_end_sessions: 0 });
       expect(await targetRows(url, schema)).toEqual(fileRows(file));
       expect(lines).toEqual(expect.arrayContaining(['payform_payments: 3 rows', 'payform_saved_cards: 1 row', 'payform_ledger_settings: 3 rows']));
       expect(lines[0]).toBe(`copying the ledger in ${file} to postgres://payform:***@127.0.0.1:5432/payform_test (schema ${schema})`);
@@ -199,11 +199,11 @@ withTestDatabase((url) => {
       expect(meanwhile).toBe('SQLITE_BUSY');
     });
 
-    /** A ledger file as 0.3.0 left it: no session sweep's expiry index, its migration not run yet. */
+    /** A ledger file as an earlier 0.3 left it: no session sweep's expiry index nor fixed ends, their migrations not run yet. */
     async function olderLedgerFile(): Promise<void> {
       await ledgerFile(file);
       const raw = new Database(file);
-      raw.exec(`drop index payform_checkout_sessions_expiry; delete from ledger_migration where name = '0021_session_expiry'`);
+      raw.exec(`drop index payform_checkout_sessions_expiry; drop table payform_fixed_end_sessions; delete from ledger_migration where name in ('0021_session_expiry', '0022_session_extension')`);
       raw.close();
     }
 
@@ -211,7 +211,7 @@ withTestDatabase((url) => {
       await olderLedgerFile();
       const lines: string[] = [];
       await copyLedger(file, url, { schema, log: (line) => lines.push(line) });
-      expect(lines).toContain("upgraded the SQLite file to this version's schema first: 0021_session_expiry");
+      expect(lines).toContain("upgraded the SQLite file to this version's schema first: 0021_session_expiry, 0022_session_extension");
     });
 
     it('leaves an older file as it was when the target is refused: nothing is upgraded for a copy that does not happen', async () => {

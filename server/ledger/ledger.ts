@@ -29,7 +29,7 @@ import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.
 import type { LedgerPostgresDialect } from './postgres.js';
 import { descriptionsOfOrders, getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, moneyTotals, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
-import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession, reopenCharge, takesAnotherAttempt } from './sessions.js';
+import { claimPayAttempt, closeSession, createSession, extendSession, findSessionOfOrder, isEndFixed, getSession, reopenCharge, takesAnotherAttempt } from './sessions.js';
 import { sweepAbandonedSessions } from './session-sweep.js';
 import { settleOperation } from './settlement.js';
 import { recordedLightly, sqliteDialect } from './sqlite.js';
@@ -68,6 +68,7 @@ import type {
   PaymentProgress,
   PaymentUpdate,
   SavedCard,
+  SessionExtension,
   StaleQuery,
   StatsBucket,
   StatsQuery,
@@ -97,6 +98,10 @@ export interface Ledger {
    * of): its lifetime starts over. `closed` (the merchant closed it) and `taken` change nothing.
    */
   reopenCharge(sessionId: string, ttlSeconds?: number): Promise<ChargeReopening>;
+  /** More time for the customer to pay an open session (sessions.ts extendSession); LedgerNotFound for an unknown id. */
+  extendSession(sessionId: string): Promise<SessionExtension>;
+  /** Whether the session was opened with `extendable: false` (false for an unknown id). */
+  isSessionEndFixed(sessionId: string): Promise<boolean>;
   /** Starts the session's next attempt (payment row in `init`) unless one is in flight or paid. */
   claimPayAttempt(sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim>;
   /**
@@ -301,6 +306,8 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     findSessionOfOrder: (orderId) => findSessionOfOrder(ctx, orderId),
     closeSession: (id) => closeSession(ctx, id),
     reopenCharge: (id, ttlSeconds) => reopenCharge(ctx, id, ttlSeconds),
+    extendSession: (id) => extendSession(ctx, id),
+    isSessionEndFixed: (id) => isEndFixed(ctx.db, id),
     claimPayAttempt: (sessionId, request) => claimPayAttempt(ctx, sessionId, request),
     takesAnotherAttempt: (session) => takesAnotherAttempt(ctx, session),
     getPayment: (orderId) => getPayment(ctx, ctx.db, orderId),

@@ -531,6 +531,19 @@ function sessionExpiryIndexes(): OnlineIndex[] {
 const sessionExpiry = indexesBuiltOnline(sessionExpiryIndexes);
 
 /**
+ * The sessions whose end the customer may not extend (WCAG 2.2.1 lets a customer ask for more
+ * time; a merchant holding seats or stock for that long says `extendable: false`): a table of its
+ * own, as no_card_sessions, so that no session row is rewritten and the upgrade takes no lock on
+ * the sessions a running instance writes (an ADD COLUMN waits for every transaction on the table,
+ * and holds every payment behind it meanwhile). No foreign key, for the same reason.
+ */
+const sessionExtension: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('payform_fixed_end_sessions').addColumn('session_id', 'text', (c) => c.primaryKey()).execute();
+  },
+};
+
+/**
  * PostgreSQL's indexes built outside the migrations' transaction, in order. A later migration
  * that drops or changes one takes it off this list (it would be built again at every start).
  */
@@ -574,4 +587,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0019_card_consent': cardConsent,
   '0020_orders_by_currency': ordersByCurrency,
   '0021_session_expiry': sessionExpiry,
+  '0022_session_extension': sessionExtension,
 };

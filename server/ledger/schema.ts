@@ -163,6 +163,11 @@ export interface NoCardSessionRow {
   session_id: string;
 }
 
+/** A session opened with `extendable: false` (migration 0022). */
+export interface FixedEndSessionRow {
+  session_id: string;
+}
+
 export interface LedgerTables {
   checkout_sessions: CheckoutSessionRow;
   payments: PaymentRow;
@@ -172,4 +177,5 @@ export interface LedgerTables {
   idempotency_keys: IdempotencyKeyRow;
   ledger_settings: LedgerSettingRow;
   no_card_sessions: NoCardSessionRow;
+  fixed_end_sessions: FixedEndSessionRow;
 }

@@ -115,14 +115,15 @@ function describeSweep(name: string, database: () => SweepDatabase): void {
     });
 
     const open = (session: Partial<NewCheckoutSession> = {}) => a.createSession({ ...teaSession, ...session });
-    const noCardMarks = async () => (await db.rows('select session_id from payform_no_card_sessions order by session_id')).map((row) => row.session_id);
+    const marks = async (table: string) => (await db.rows(`select session_id from ${table} order by session_id`)).map((row) => row.session_id);
+    const noCardMarks = () => marks('payform_no_card_sessions');
     /** Moves the clock to `days` past `session`'s expiry. */
     const pastExpiry = (session: CheckoutSession, days: number) => {
       clock.now = session.expiresAt + days * DAY;
     };
 
-    it('deletes a session unpaid 31 days past its expiry with its no-card mark, and keeps one 29 days past', async () => {
-      const old = await open({ customerId: 'cus-1', saveCard: false });
+    it('deletes a session unpaid 31 days past its expiry with its no-card and fixed-end marks, and keeps one 29 days past', async () => {
+      const old = await open({ customerId: 'cus-1', saveCard: false, extendable: false });
       clock.advance(2 * DAY);
       const younger = await open({ customerId: 'cus-1', saveCard: false });
       pastExpiry(old, 31);
@@ -132,6 +133,7 @@ function describeSweep(name: string, database: () => SweepDatabase): void {
       expect(await a.findSessionOfOrder(old.orderId)).toBeUndefined();
       expect(await a.getSession(younger.id)).toMatchObject({ id: younger.id, status: 'expired' });
       expect(await noCardMarks()).toEqual([younger.id]);
+      expect(await marks('payform_fixed_end_sessions')).toEqual([]);
       // Its order id is free again; the younger one's turn comes when it is a month past too.
       await open({ orderId: old.orderId });
       expect(await a.sweepAbandonedSessions(100)).toBe(0);

@@ -63,7 +63,11 @@ export async function sweepAbandonedSessions(ctx: LedgerContext, limit: number):
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payments').select(sql.lit(1).as('one')).whereRef('payments.session_id', '=', 'checkout_sessions.id'))))
       .returning('id')
       .execute();
-    if (swept.length > 0) await trx.deleteFrom('no_card_sessions').where('session_id', 'in', swept.map(({ id }) => id)).execute();
+    if (swept.length > 0) {
+      const sweptIds = swept.map(({ id }) => id);
+      await trx.deleteFrom('no_card_sessions').where('session_id', 'in', sweptIds).execute();
+      await trx.deleteFrom('fixed_end_sessions').where('session_id', 'in', sweptIds).execute();
+    }
     await trx.updateTable('ledger_settings').set({ value: `${last.expiresAt} ${last.id}` }).where('key', '=', CURSOR).execute();
     return swept.length;
   });

@@ -13,9 +13,13 @@ import { oncePerLedger, prepareQuery } from './prepared.js';
 import type { SlotOf } from './prepared.js';
 import { toJson, toPayment, toSession } from './rows.js';
 import type { CheckoutSessionRow, PaymentRow } from './schema.js';
-import type { ChargeReopening, CheckoutSession, NewCheckoutSession, PayAttemptClaim, PayAttemptRefusal, PayAttemptRequest, Payment, PaymentMode } from './types.js';
+import type { ChargeReopening, CheckoutSession, SessionExtension, NewCheckoutSession, PayAttemptClaim, PayAttemptRefusal, PayAttemptRequest, Payment, PaymentMode } from './types.js';
 
 const DEFAULT_TTL_SECONDS = 30 * 60;
+/** What one extension gives: the customer told two minutes before the end gets ten more. */
+export const EXTENSION_MS = 10 * 60_000;
+/** How long after it opened a session may be extended to: past 20 hours WCAG 2.2.1 asks for no extension. */
+export const EXTENDED_LIFE_MS = 20 * 3_600_000;
 const MAX_ORDER_ID_LENGTH = 32;
 /**
  * Attempts a session takes at most. A customer declined a few times starts over; a card tester
@@ -348,11 +352,13 @@ export async function createSession(ctx: LedgerContext, input: NewCheckoutSessio
   const opened = async (db: LedgerDb) => {
     if (!(await insert(db, row)).numAffectedRows) throw new LedgerConflict('order_id_taken', `order id ${row.order_id} is already used`);
   };
-  if (session.saveCard === false) {
-    // Together: a session without its mark would keep the card the customer did not consent to.
+  if (session.saveCard === false || session.extendable === false) {
+    // Together: a session without its mark would keep the card the customer did not consent to,
+    // or give more time to pay than the merchant holds the goods for.
     await ctx.db.transaction().execute(async (trx) => {
       await opened(trx);
-      await trx.insertInto('no_card_sessions').values({ session_id: row.id }).execute();
+      if (session.saveCard === false) await trx.insertInto('no_card_sessions').values({ session_id: row.id }).execute();
+      if (session.extendable === false) await trx.insertInto('fixed_end_sessions').values({ session_id: row.id }).execute();
     });
   } else {
     await opened(ctx.db);
@@ -409,6 +415,31 @@ export async function reopenCharge(ctx: LedgerContext, sessionId: string, ttlSec
     await trx.updateTable('checkout_sessions').set({ expires_at: ctx.now() + lifetimeMs }).where('id', '=', sessionId).execute();
     return 'reopened';
   });
+}
+
+/**
+ * Gives the customer more time to pay: the session ends EXTENSION_MS from now, or at its
+ * `extendUntil` if that comes first, never sooner than it would have. Under the session's lock,
+ * as a claim takes it: an attempt claimed meanwhile holds the session, and is not extended.
+ */
+export async function extendSession(ctx: LedgerContext, sessionId: string): Promise<SessionExtension> {
+  const refused = (reason: Extract<SessionExtension, { extended: false }>['reason']): SessionExtension => ({ extended: false, reason });
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = (await statements(ctx).lockedSessionWithAttempt(trx, { sessionId })).rows[0];
+    if (!row) throw new LedgerNotFound('session', sessionId);
+    const session = toSession(row, attemptOf(row), ctx.now());
+    if (session.status !== 'open') return refused(session.status === 'processing' ? 'in_flight' : session.status);
+    if (await isEndFixed(trx, sessionId)) return refused('fixed');
+    const end = Math.min(session.createdAt + EXTENDED_LIFE_MS, ctx.now() + EXTENSION_MS);
+    if (end <= session.expiresAt) return refused('limit');
+    await trx.updateTable('checkout_sessions').set({ expires_at: end }).where('id', '=', sessionId).execute();
+    return { extended: true, session: { ...session, expiresAt: end } };
+  });
+}
+
+/** Whether the session was opened with `extendable: false`. */
+export async function isEndFixed(db: LedgerDb, sessionId: string): Promise<boolean> {
+  return (await db.selectFrom('fixed_end_sessions').select('session_id').where('session_id', '=', sessionId).executeTakeFirst()) !== undefined;
 }
 
 function refusal(reason: PayAttemptRefusal, payment: Payment | null): PayAttemptClaim {

@@ -58,7 +58,23 @@ export interface NewCheckoutSession {
   readonly allowedModes?: readonly PaymentMode[];
   /** Lifetime; 30 minutes when omitted. */
   readonly ttlSeconds?: number;
+  /**
+   * Whether the customer may ask for more time as the end nears (WCAG 2.2.1), 10 minutes at a
+   * time, up to 20 hours after the session opened (Ledger.extendSession). Defaults to true; false
+   * when the end is essential (seats or stock held for that long).
+   */
+  readonly extendable?: boolean;
 }
+
+/**
+ * What Ledger.extendSession did: `extended`, with the session as it is now; otherwise why not,
+ * the session left as it was — `fixed` (opened with `extendable: false`, or before sessions could
+ * be extended), `limit` (20 hours after it opened), `in_flight` / `paid` (an attempt holds it),
+ * `closed`, `expired`.
+ */
+export type SessionExtension =
+  | { readonly extended: true; readonly session: CheckoutSession }
+  | { readonly extended: false; readonly reason: 'fixed' | 'limit' | 'in_flight' | 'paid' | 'closed' | 'expired' };
 
 /** What Ledger.reopenCharge did: `closed` and `taken` leave the session as it was. */
 export type ChargeReopening = 'reopened' | 'closed' | 'taken';

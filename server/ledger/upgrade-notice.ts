@@ -28,6 +28,7 @@ const SUMMARIES: Record<MigrationName, string> = {
   '0019_card_consent': 'a session may link its payment to a customer without keeping the card (save_card)',
   '0020_orders_by_currency': "an index to list one currency's orders",
   '0021_session_expiry': 'an index of checkout sessions by expiry, for the sweep of those nobody paid',
+  '0022_session_extension': 'a customer may ask for more time to pay, unless the session was opened with extendable: false',
 };
 
 /**

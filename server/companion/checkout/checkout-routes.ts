@@ -24,6 +24,7 @@ import { PayRequest } from './pay-request.js';
 import { returnUrlProblem } from './return-url.js';
 import { limitPayAttempts } from './pay-limits.js';
 import { SESSION_ID } from './session-access.js';
+import { extensionAnswer } from './session-extension.js';
 import { NewSessionRequest } from './session-request.js';
 import { offeredModes, SessionViewStatus, sessionView, viewStatus } from './session-view.js';
 import type { CompanionOptions } from '../config.js';
@@ -126,7 +127,18 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     const saved = session.customerId && offersCards ? await ledger.listCards(session.customerId) : [];
     // A charge's session offers the charged card alone.
     const cards = session.cardId === null ? saved : saved.filter((card) => card.id === session.cardId);
-    return c.json(sessionView(session, cards, options, clock(), await ledger.takesAnotherAttempt(session)));
+    const retryable = await ledger.takesAnotherAttempt(session);
+    // Read only when the customer may still pay: the view says whether more time can be asked for.
+    const endFixed = ['open', 'processing'].includes(session.status) && (await ledger.isSessionEndFixed(session.id));
+    return c.json(sessionView(session, cards, options, clock(), { retryable, endFixed }));
+  });
+
+  checkout.post('/sessions/:id/extend', async (c) => {
+    const { ledger, clock } = c.get('services');
+    const extension = await ledger.extendSession(sessionId(c));
+    const answer = extensionAnswer(extension, clock());
+    if (extension.extended) c.get('logger').info('checkout session extended', { order_id: extension.session.orderId, expires_in_seconds: answer.expires_in_seconds });
+    return c.json(answer);
   });
 
   checkout.post('/sessions/:id/pay', takesPayments, limitPayAttempts(), validate('json', PayRequest), async (c) => {

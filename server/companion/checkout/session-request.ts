@@ -80,6 +80,10 @@ const SessionFields = z.strictObject({
   return_url: withoutCardNumber(Url.max(2048), holdsCardNumberOfItsLength).optional(),
   modes: z.array(z.enum(['direct', 'hosted'])).min(1).optional(),
   ttl_seconds: z.number().int().min(60).max(7 * 86_400).optional(),
+  extendable: z
+    .boolean()
+    .optional()
+    .describe('Whether the customer may ask for more time as the end nears (10 minutes at a time, up to 20 hours after the session opened; WCAG 2.2.1). Default true; false when the end is essential, e.g. seats held for ttl_seconds'),
 });
 type SessionFields = z.output<typeof SessionFields>;
 
@@ -151,6 +155,7 @@ export function toNewSession(session: SessionFields): NewCheckoutSession {
     returnUrl: session.return_url,
     allowedModes: session.modes,
     ttlSeconds: session.ttl_seconds,
+    extendable: session.extendable,
   });
 }
 

@@ -9,6 +9,7 @@ import type { CheckoutSession, SavedCard } from '../../ledger/index.js';
 import { missingCustomerFields } from './customer.js';
 import { failureMessage } from './decline-messages.js';
 import { AmountView } from '../http/amounts.js';
+import { extendable } from './session-extension.js';
 
 export const SessionViewStatus = z.enum(['open', 'pending', 'success', 'failure', 'expired']);
 export type SessionViewStatus = z.infer<typeof SessionViewStatus>;
@@ -41,6 +42,10 @@ export const SessionView = z.object({
     .nonnegative()
     .optional()
     .describe('With `open` or `failure`: the seconds left, as this answer is made, before the session can no longer be paid (its ttl_seconds); the widget tells the customer two minutes before, and shows the session as ended once they are up'),
+  extendable: z
+    .boolean()
+    .optional()
+    .describe('With `open` or `failure`: whether the customer may ask for more time (POST …/extend): until 20 hours after the session opened, unless it was opened with extendable: false'),
 });
 export type SessionView = z.infer<typeof SessionView>;
 
@@ -105,7 +110,13 @@ function waitingChallenge(session: CheckoutSession, status: SessionViewStatus): 
   return status === 'pending' && (payment?.status === 'init' || payment?.status === 'pending') ? (payment.userActionUrl ?? undefined) : undefined;
 }
 
-export function sessionView(session: CheckoutSession, cards: readonly SavedCard[], options: ViewOptions, now: number, retryable = true): SessionView {
+/** What the view reads beside the session: whether it takes another attempt (Ledger.takesAnotherAttempt), whether its end is fixed. */
+export interface SessionFacts {
+  readonly retryable: boolean;
+  readonly endFixed: boolean;
+}
+
+export function sessionView(session: CheckoutSession, cards: readonly SavedCard[], options: ViewOptions, now: number, { retryable, endFixed }: SessionFacts): SessionView {
   const modes = offeredModes(session, options.tokenizer !== undefined);
   const { status, message } = viewStatus(session, retryable);
   const payable = status === 'open' || status === 'failure';
@@ -130,6 +141,6 @@ export function sessionView(session: CheckoutSession, cards: readonly SavedCard[
     order_id: session.payment?.orderId ?? session.orderId,
     ...(message ? { message } : {}),
     ...(challenge ? { challenge_url: challenge } : {}),
-    ...(payable ? { expires_in_seconds: Math.max(0, Math.floor((session.expiresAt - now) / 1000)) } : {}),
+    ...(payable ? { expires_in_seconds: Math.max(0, Math.floor((session.expiresAt - now) / 1000)), extendable: extendable(session, endFixed) } : {}),
   };
 }

@@ -178,6 +178,7 @@ describe('GET /api/checkout/sessions/:id', () => {
       saved_cards: [],
       order_id: created.order_id,
       expires_in_seconds: expect.any(Number),
+      extendable: true,
     });
     // The default ttl, 30 min, less what this test took.
     expect(view.expires_in_seconds).toBeGreaterThan(1790);
@@ -203,6 +204,42 @@ describe('GET /api/checkout/sessions/:id', () => {
     const paid = await stack.openSession();
     await stack.pay(paid.id);
     expect(await stack.json('GET', `/api/checkout/sessions/${paid.id}`, 200)).not.toHaveProperty('expires_in_seconds');
+  });
+
+  it('gives the customer ten more minutes when asked, up to 20 hours after it opened, unless its end is fixed', async () => {
+    await stack.close();
+    const clock = new TestClock(Date.now());
+    stack = await createStack({ clock });
+    const created = await stack.openSession({ ttl_seconds: 180 });
+    const view = () => stack.json('GET', `/api/checkout/sessions/${created.id}`, 200);
+    const extend = (id = created.id) => stack.request('POST', `/api/checkout/sessions/${id}/extend`);
+    clock.advance(90_000);
+    // No admin token: the session id is the customer's capability, as for paying.
+    expect(await (await extend()).json()).toEqual({ expires_in_seconds: 600, extendable: true });
+    expect(await view()).toMatchObject({ status: 'open', expires_in_seconds: 600, extendable: true });
+    const again = await extend();
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: { code: 'extension_limit' } });
+    expect(stack.logs.filter((line) => line.includes('checkout session extended') && line.includes(created.order_id))).toHaveLength(1);
+
+    const fixed = await stack.openSession({ ttl_seconds: 180, extendable: false });
+    expect(await stack.json('GET', `/api/checkout/sessions/${fixed.id}`, 200)).toMatchObject({ expires_in_seconds: 180, extendable: false });
+    const refused = await extend(fixed.id);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: { code: 'session_end_fixed', message: 'The shop set a fixed end to this checkout session: it cannot be extended' } });
+
+    const paid = await stack.openSession();
+    await stack.pay(paid.id);
+    expect(await (await extend(paid.id)).json()).toMatchObject({ error: { code: 'already_paid' } });
+    clock.advance(11 * 60_000);
+    const ended = await extend();
+    expect(ended.status).toBe(409);
+    expect(await ended.json()).toMatchObject({ error: { code: 'session_expired' } });
+    expect((await extend('A'.repeat(43))).status).toBe(404);
+    expect((await extend('not-a-session')).status).toBe(404);
+    const badFlag = await stack.request('POST', '/api/checkout/sessions', { body: { amount: 100, currency: 'UAH', description: 'Tea', extendable: 'no' }, admin: true });
+    expect(badFlag.status).toBe(400);
+    expect(await badFlag.json()).toMatchObject({ error: { fields: { extendable: expect.any(String) } } });
   });
 
   it('asks a hosted-only session for the hosted page’s fields only', async () => {

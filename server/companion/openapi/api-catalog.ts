@@ -14,6 +14,7 @@ import { PayRequest } from '../checkout/pay-request.js';
 import { SESSION_ID } from '../checkout/session-access.js';
 import { NewSessionRequest, OrderId } from '../checkout/session-request.js';
 import { SessionView } from '../checkout/session-view.js';
+import { ExtendedSession } from '../checkout/session-extension.js';
 import { WidgetIntegrity } from '../checkout/widget-routes.js';
 import { AccountList, BALANCE_ID, BalanceView, TerminalList } from '../merchant/balance-routes.js';
 import { CardList, CardView, CUSTOMER_ID_MAX } from '../merchant/card-routes.js';
@@ -113,6 +114,7 @@ export const VIEWS: Readonly<Record<string, z.ZodType>> = {
   Error: ErrorEnvelope,
   CheckoutSession: CreatedSession,
   SessionView,
+  ExtendedSession,
   PayAnswer,
   HostedPage,
   WidgetIntegrity,
@@ -175,6 +177,7 @@ export const API: readonly ApiOperation[] = [
   { method: 'post', path: '/api/checkout/sessions', operationId: 'createCheckoutSession', tag: 'Checkout', summary: 'Open a checkout session (method lookup: verify and save a card for customer_id)', access: 'admin', body: NewSessionRequest, responses: { 201: json('The session; `id` is the capability to give the widget', CreatedSession), 409: problem('order_id_taken: the order id has a payment already') } },
   { method: 'get', path: '/api/checkout/sessions/:id', operationId: 'getCheckoutSession', tag: 'Checkout', summary: 'Public view of a session (for the widget)', params: SESSION, access: 'session', responses: { 200: json('The session view', SessionView), 404: problem('Unknown session') } },
   { method: 'delete', path: '/api/checkout/sessions/:id', operationId: 'closeCheckoutSession', tag: 'Checkout', summary: 'Close a session: no further attempts, its unpaid hosted page cancelled (an attempt in flight still finishes)', params: SESSION, access: 'admin', responses: { 200: json('The closed session', CreatedSession), 404: problem('Unknown session') } },
+  { method: 'post', path: '/api/checkout/sessions/:id/extend', operationId: 'extendCheckoutSession', tag: 'Checkout', summary: 'More time for the customer to pay: the session ends 10 minutes from now, up to 20 hours after it opened (WCAG 2.2.1; the widget offers it as the end nears)', params: SESSION, access: 'session', responses: { 200: json('The time now left', ExtendedSession), 404: problem('Unknown session'), 409: problem('session_end_fixed (opened with extendable: false), extension_limit (10 minutes or more left, or 20 hours reached), payment_in_flight, already_paid or session_expired') } },
   { method: 'post', path: '/api/checkout/sessions/:id/pay', operationId: 'payCheckoutSession', tag: 'Checkout', summary: 'Pay directly with a card or a saved card', params: SESSION, access: 'session', body: PayRequest, responses: { 200: json('The attempt’s state', PayAnswer), 404: problem('Unknown session'), 409: problem('Session expired or mode not allowed'), 422: problem('Customer details missing, card expired or unknown, another card than a charge’s own (card_not_allowed), or refused by the gateway: payment_rejected (what the customer sent; fields name it), session_refused (the session’s own terms, its currency or split: no payment of it can succeed)'), 429: problem('Too many attempts; see Retry-After'), 502: problem('unsafe_redirect: the gateway’s 3-D Secure page address is not safe to open (the payment stays pending at the gateway)') } },
   { method: 'post', path: '/api/checkout/sessions/:id/hosted', operationId: 'openHostedPaymentPage', tag: 'Checkout', summary: 'Open the gateway’s hosted payment page', params: SESSION, access: 'session', body: HostedRequest, responses: { 200: json('Where to send the customer', HostedPage), 404: problem('Unknown session'), 409: problem('Paid, in progress or mode not allowed'), 422: problem('customer_required: customer details the hosted page needs are missing (fields name them)'), 429: problem('Too many attempts'), 502: problem('unsafe_redirect: the gateway’s page address is not safe to open') } },
   { method: 'get', path: '/checkout/return/:id', operationId: 'returnFromCheckout', tag: 'Checkout', summary: 'Where the customer lands after 3-D Secure or the hosted page', params: SESSION, access: 'session', query: ReturnQuery, responses: { 303: empty('To the merchant’s return_url with checkout_session, order_id and status'), 200: content('A short status page (no return_url)', 'text/html'), 404: content('A page saying the checkout does not exist', 'text/html'), 503: content(AWAY_PAGE, 'text/html') } },

@@ -76,7 +76,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events', '0016_ledger_settings', '0017_operation_transactions', '0018_order_search', '0019_card_consent', '0020_orders_by_currency', '0021_session_expiry']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events', '0016_ledger_settings', '0017_operation_transactions', '0018_order_search', '0019_card_consent', '0020_orders_by_currency', '0021_session_expiry', '0022_session_extension']);
       });
 
       it('holds one point of sale\'s payments: the first to claim it names it, for every instance after', async () => {
@@ -258,6 +258,54 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         clock.advance(2 * MINUTE);
         expect((await ledger.getSession(session.id))?.status).toBe('expired');
         expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toEqual({ claimed: false, reason: 'expired', payment: null });
+      });
+
+      it('gives the customer ten more minutes at a time, up to 20 hours after it opened, and never shortens it', async () => {
+        const session = await ledger.createSession({ ...teaSession, ttlSeconds: 120 });
+        const limit = clock.now + 20 * HOUR;
+        expect(await ledger.isSessionEndFixed(session.id)).toBe(false);
+        clock.advance(MINUTE);
+        expect(await ledger.extendSession(session.id)).toMatchObject({ extended: true, session: { id: session.id, status: 'open', expiresAt: clock.now + 10 * MINUTE } });
+        expect((await ledger.getSession(session.id))?.expiresAt).toBe(clock.now + 10 * MINUTE);
+        // Asked for again at once: the end is already as far as one extension goes, and stays.
+        expect(await ledger.extendSession(session.id)).toEqual({ extended: false, reason: 'limit' });
+        const longer = await ledger.createSession({ ...teaSession, ttlSeconds: 3_600 });
+        expect(await ledger.extendSession(longer.id)).toEqual({ extended: false, reason: 'limit' });
+        expect((await ledger.getSession(longer.id))?.expiresAt).toBe(longer.expiresAt);
+        // A customer who asks every nine minutes keeps it open up to 20 hours after it opened.
+        let end = clock.now + 10 * MINUTE;
+        for (let asked = 0; end < limit && asked < 200; asked += 1) {
+          clock.advance(9 * MINUTE);
+          const extension = await ledger.extendSession(session.id);
+          if (!extension.extended) throw new Error(`refused after ${asked} extensions: ${extension.reason}`);
+          end = extension.session.expiresAt;
+        }
+        expect(end).toBe(limit);
+        clock.advance(MINUTE);
+        expect(await ledger.extendSession(session.id)).toEqual({ extended: false, reason: 'limit' });
+        expect((await ledger.getSession(session.id))?.expiresAt).toBe(limit);
+      });
+
+      it('extends no session whose end is fixed, paid, closed, expired or held by an attempt', async () => {
+        const fixed = await ledger.createSession({ ...teaSession, extendable: false });
+        expect(await ledger.isSessionEndFixed(fixed.id)).toBe(true);
+        expect(await ledger.extendSession(fixed.id)).toEqual({ extended: false, reason: 'fixed' });
+        const paying = await claimedPayment(ledger, { orderId: 'paying-1' });
+        expect(await ledger.extendSession(paying.sessionId)).toEqual({ extended: false, reason: 'in_flight' });
+        const paid = await paidOrder(ledger, { orderId: 'paid-1' });
+        expect(await ledger.extendSession(paid.sessionId)).toEqual({ extended: false, reason: 'paid' });
+        const declined = await claimedPayment(ledger, { orderId: 'declined-1', ttlSeconds: 120 });
+        await ledger.advancePayment(declined.orderId, { status: 'failure', statusCode: '2122' });
+        expect(await ledger.extendSession(declined.sessionId)).toMatchObject({ extended: true, session: { status: 'open' } });
+        const closed = await ledger.createSession(teaSession);
+        await ledger.closeSession(closed.id);
+        expect(await ledger.extendSession(closed.id)).toEqual({ extended: false, reason: 'closed' });
+        const late = await ledger.createSession({ ...teaSession, ttlSeconds: 120 });
+        clock.advance(2 * MINUTE);
+        expect(await ledger.extendSession(late.id)).toEqual({ extended: false, reason: 'expired' });
+        expect((await ledger.getSession(late.id))?.status).toBe('expired');
+        await expect(ledger.extendSession('no-such-session')).rejects.toBeInstanceOf(LedgerNotFound);
+        await expect(ledger.createSession({ ...teaSession, extendable: 'no' as never })).rejects.toMatchObject({ field: 'extendable' });
       });
 
       it('closes: no new attempt after the merchant closed it', async () => {
