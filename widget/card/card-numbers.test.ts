@@ -8,6 +8,8 @@ const ARABIC_INDIC = (digits: string) => digits.replace(/\d/g, (digit) => String
 const SUPERSCRIPT = (digits: string) => digits.replace(/\d/g, (digit) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[Number(digit)]!);
 const SUBSCRIPT = (digits: string) => digits.replace(/\d/g, (digit) => String.fromCharCode(0x2080 + Number(digit)));
 const CIRCLED = (digits: string) => digits.replace(/\d/g, (digit) => (digit === '0' ? '⓪' : String.fromCharCode(0x245f + Number(digit))));
+/** Each digit 1–9 of an enclosed family (its zero ⓪ or ⓿, outside it where the family has none in the BMP). */
+const ENCLOSED = (first: number, zero: string) => (digits: string) => digits.replace(/\d/g, (digit) => (digit === '0' ? zero : String.fromCharCode(first + Number(digit) - 1)));
 /** A German mobile number that passes the Luhn check, 13 digits: a Visa's length once. */
 const LUHN_PHONE = '4915123456704';
 /** A new line and the indentation of a pretty-printed page: more white space than a card number's gaps have. */
@@ -41,6 +43,12 @@ describe('findCardNumbers', () => {
     ['superscript digits', SUPERSCRIPT(VISA)],
     ['subscript digits and spaces', groups(SUBSCRIPT(VISA)).join(' ')],
     ['circled digits', CIRCLED('4000056655665556')],
+    ['negative circled digits', ENCLOSED(0x2776, '⓿')('4000056655665556')],
+    ['double circled digits and spaces', groups(ENCLOSED(0x24f5, '⓪')(VISA)).join(' ')],
+    ['sans-serif circled digits', ENCLOSED(0x2780, '⓪')('4000056655665556')],
+    ['negative sans-serif circled digits', ENCLOSED(0x278a, '⓿')(VISA)],
+    ['parenthesized digits', ENCLOSED(0x2474, '⓪')('4000056655665556')],
+    ['digits with a full stop, and spaces', groups(ENCLOSED(0x2488, '⓪')(VISA)).join(' ')],
     ['digits of four kinds', `${SUPERSCRIPT('4111')} ${SUBSCRIPT('1111')} ${CIRCLED('1111')} ${FULL_WIDTH('1111')}`],
     ['Amex groups 4-6-5', '3782 822463 10005'],
     ['its first six apart, a bar between', '411111|1111111111'],
@@ -387,6 +395,13 @@ describe('foldDigits', () => {
     const lookalikes = `${SUPERSCRIPT('0123456789')}${SUBSCRIPT('0123456789')}${CIRCLED('0123456789')}`;
     expect(foldDigits(lookalikes)).toBe('0123456789'.repeat(3));
     expect(foldDigits(lookalikes)).toBe(lookalikes.normalize('NFKC'));
-    expect(foldDigits('x⁺⁽ⁿ⁾₊ ⑩ ⑴ ➀')).toBe('x⁺⁽ⁿ⁾₊ ⑩ ⑴ ➀');
+    expect(foldDigits('x⁺⁽ⁿ⁾₊ ⑩ ❿ ⓾ ⒑')).toBe('x⁺⁽ⁿ⁾₊ ⑩ ❿ ⓾ ⒑');
+  });
+
+  it('writes each enclosed digit as the one digit a reader sees in it, though no compatibility form says so', () => {
+    const families = [[0x2776, '⓿'], [0x24f5, '⓪'], [0x2780, '⓪'], [0x278a, '⓿'], [0x2474, '⓪'], [0x2488, '⓪']] as const;
+    for (const [first, zero] of families) expect(foldDigits(ENCLOSED(first, zero)('0123456789'))).toBe('0123456789');
+    // NFKC makes ⑷ "(4)" and ⒋ "4.": three characters and two, where a reader counts one digit.
+    expect('⑷⒋'.normalize('NFKC')).toBe('(4)4.');
   });
 });

@@ -7,10 +7,14 @@
 export const MIN_DIGITS = 14;
 
 /**
- * The characters a reader takes for a digit that are not decimal digits to Unicode: superscript
- * ⁴, subscript ₄ and circled ④ — the thirty whose compatibility form (NFKC) is one of 0–9.
+ * The characters a reader takes for a digit that are not decimal digits to Unicode, in tens from
+ * 0 to 9: superscript ⁴, subscript ₄ and circled ④ (whose compatibility form, NFKC, is the
+ * digit), and the enclosed ones whose form is not a digit alone or who have none: negative
+ * circled ❹, double circled ⓸, the dingbats' sans-serif ➃ and ➍, parenthesized ⑷ and with a
+ * full stop ⒋. A family without its zero (or whose zero is outside the BMP) stands ⓪ in its
+ * place: the same digit, found first.
  */
-export const DIGIT_LOOKALIKES = '⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉⓪①②③④⑤⑥⑦⑧⑨';
+export const DIGIT_LOOKALIKES = '⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉⓪①②③④⑤⑥⑦⑧⑨⓿❶❷❸❹❺❻❼❽❾⓪⓵⓶⓷⓸⓹⓺⓻⓼⓽⓪➀➁➂➃➄➅➆➇➈⓿➊➋➌➍➎➏➐➑➒⓪⑴⑵⑶⑷⑸⑹⑺⑻⑼⓪⒈⒉⒊⒋⒌⒍⒎⒏⒐';
 
 /** Any digit as a regular expression's class (`u` flag): every script's decimal digits and the look-alikes. */
 export const ANY_DIGIT = String.raw`[\p{Nd}${DIGIT_LOOKALIKES}]`;

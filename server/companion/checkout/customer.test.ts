@@ -104,8 +104,13 @@ describe('a card number written into a name or the e-mail address, whatever sepa
   const names = [
     grouped('  '), grouped('\u00a0'), grouped('\u2009'), grouped('\t'), grouped('.'), grouped('/'),
     grouped('_'), grouped(','), grouped(' - '), fullWidth(VISA), grouped(' ').replace(/\d/g, fullWidth),
+    // Enclosed digits a reader takes for 4 1 1 1 …: double circled, parenthesized.
+    grouped(' ').replace(/\d/g, (digit) => String.fromCharCode(0x24f4 + Number(digit))), grouped(' ').replace(/\d/g, (digit) => String.fromCharCode(0x2473 + Number(digit))),
   ];
-  const emails = [`${grouped('.')}@example.com`, `olena_${grouped('_')}@example.com`, `${grouped('--')}@example.com`];
+  const emails = [
+    `${grouped('.')}@example.com`, `olena_${grouped('_')}@example.com`, `${grouped('--')}@example.com`,
+    `${VISA.replace(/\d/g, (digit) => String.fromCharCode(0x2487 + Number(digit)))}@example.com`,
+  ];
 
   async function refused(response: Response, field: string, written: string): Promise<void> {
     const text = await response.text();
