@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { holdsCardNumber, isCardNumberAsPhone, nameHoldsCardNumber } from '@payform/card';
-import { EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
+import { BIDI_CONTROLS, EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
 
@@ -30,7 +30,10 @@ export const withoutCardNumber = <T extends z.ZodType<string>>(text: T, holds: (
 
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.
-export const Name = withoutCardNumber(z.string().trim().pipe(requiredText(256)), nameHoldsCardNumber).describe('1 to 256 characters once trimmed; no card number in it, nor in its digits alone');
+export const Name = withoutCardNumber(
+  z.string().trim().pipe(requiredText(256)).refine((value) => !BIDI_CONTROLS.test(value), { error: 'must not hold text-direction controls (U+202A–202E, U+2066–2069): they change how the name shows' }),
+  nameHoldsCardNumber,
+).describe('1 to 256 characters once trimmed; no card number in it, nor in its digits alone; no text-direction controls');
 // The shape of an address only, as the gateway's client checks it: zod's default pattern refuses
 // one-letter top-level domains and internationalised addresses, which the widget takes.
 const Email = withoutCardNumber(z.string().trim().pipe(z.email({ pattern: EMAIL_ADDRESS, error: 'must be an e-mail address' }).max(256))).describe(
