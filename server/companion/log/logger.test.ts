@@ -80,3 +80,20 @@ describe('the standard error sink when the process ends within the turn', () => 
     expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['first', 'second']);
   }, 60_000);
 });
+
+describe('a log line', () => {
+  it('escapes the line breaks JSON keeps, so a value sent by a client cannot start a line of its own', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ sink: (line) => lines.push(line), level: 'debug' });
+    const forged = '{"level":"error","msg":"FAKE"}';
+    for (const mark of ['\u0085', '\u2028', '\u2029']) logger.warn('a page of another origin', { origin: `http://evil.example${mark}${forged}` });
+    logger.info('plain', { origin: 'http://shop.example' });
+    expect(lines).toHaveLength(4);
+    for (const line of lines) {
+      // Python's str.splitlines() breaks at each of them; here each line stays one.
+      expect(line).not.toMatch(/[\u0085\u2028\u2029]/);
+      expect(line.split(/\r\n|[\n\r\v\f\x1c-\x1e\u0085\u2028\u2029]/)).toHaveLength(1);
+    }
+    expect(lines.slice(0, 3).map((line) => (JSON.parse(line) as { origin: string }).origin)).toEqual(['\u0085', '\u2028', '\u2029'].map((mark) => `http://evil.example${mark}${forged}`));
+  });
+});

@@ -116,6 +116,11 @@ function appendCapture(file: string, line: string): void {
 
 const HEAD_KEYS = ['time', 'level', 'msg'];
 
+/** Next line, line and paragraph separators: line breaks to some readers, which JSON does not escape. */
+const LINE_BREAK_JSON_KEEPS = /[\u0085\u2028\u2029]/;
+const LINE_BREAKS_JSON_KEEPS = new RegExp(LINE_BREAK_JSON_KEEPS.source, 'g');
+const escapedBreak = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
 /**
  * `{"time":…,"level":…,"msg":…,…fields}`, as JSON.stringify of that one object writes it, but
  * without building the object: the fields are written once and joined to the head. A field
@@ -174,6 +179,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     } catch {
       line = JSON.stringify({ time, level, msg: maskMessage(message), fields: '[unserialisable]' });
     }
+    // JSON leaves these as they are, and readers that split lines on them (Python's splitlines,
+    // some log viewers) would read a forged line after one: a header a client sent holding one.
+    if (LINE_BREAK_JSON_KEEPS.test(line)) line = line.replace(LINE_BREAKS_JSON_KEEPS, escapedBreak);
     if (shown) sink(line, level);
     capture?.(line);
   };
