@@ -21,9 +21,11 @@ const BUILD_COMMANDS = new Set(['build', 'generate', 'vite:build']);
 export function refuseDuringBuild(call: 'composeCompanion' | 'startCompanion', env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): void {
   if (env.NEXT_PHASE === NEXT_BUILD_PHASE) {
     throw new Error(
-      `${call} was called during \`next build\` (NEXT_PHASE=${NEXT_BUILD_PHASE}), most likely at a module's import: it would open the ledger on the build machine, ` +
-        'start reconciliation and call the gateway. Compose it at the first request and keep it on globalThis ' +
-        '(`(globalThis.payform ??= composeCompanion(…))` inside the route handler): docs/companion.md, "Next.js"',
+      `${call} was called during \`next build\` (NEXT_PHASE=${NEXT_BUILD_PHASE}): it would open the ledger on the build machine, ` +
+        'start reconciliation and call the gateway. Either a module composes it as it is imported — compose it at the first request ' +
+        'and keep it on globalThis (`kept.payform ??= composeCompanion(…)` inside the route handler) — or a page that opens a checkout ' +
+        'session is prerendered at build: make it render on each request (`await connection()` from next/server before it, or ' +
+        "`export const dynamic = 'force-dynamic'` without cacheComponents): docs/companion.md, \"Next.js\"",
     );
   }
   const bin = RENDERING_BUILD.exec(argv[1] ?? '');

@@ -51,7 +51,8 @@ describe('composing the companion', () => {
   it('is refused during `next build`, before the ledger is opened, naming the cause and the fix', async () => {
     vi.stubEnv('NEXT_PHASE', 'phase-production-build');
     const databaseUrl = join(dir, 'payform.db');
-    const refusal = /^composeCompanion was called during `next build` \(NEXT_PHASE=phase-production-build\).*Compose it at the first request and keep it on globalThis.*docs\/companion\.md, "Next\.js"$/;
+    // Both causes: a module composing it as it is imported, and a page opening a session prerendered.
+    const refusal = /^composeCompanion was called during `next build` \(NEXT_PHASE=phase-production-build\).*compose it at the first request and keep it on globalThis.*make it render on each request \(`await connection\(\)` from next\/server before it.*docs\/companion\.md, "Next\.js"$/;
     await expect(compose(databaseUrl, [])).rejects.toThrow(refusal);
     await expect(startCompanion(readCompanionConfig({ ...mountable, PORT: '0', PAYFORM_DATABASE_URL: databaseUrl }), { gatewayBaseUrl: sandbox.url })).rejects.toThrow(
       /^startCompanion was called during `next build`/,

@@ -23,4 +23,10 @@ describe('the README’s Next.js recipe', () => {
     expect(row?.match(/export const runtime/g)).toHaveLength(1);
     expect(row).toContain("No `export const runtime = 'nodejs'`");
   });
+
+  it('and every recipe of the guide that keeps a companion drops a start that failed, so the next request tries again', () => {
+    const kept = guide.split('kept.payform ??= composeCompanion(').slice(1);
+    expect(kept.length).toBeGreaterThanOrEqual(4);
+    for (const recipe of kept) expect(recipe.slice(0, 400)).toMatch(/^[^\n]*\.catch\(\(error: unknown\) => \{\n\s+kept\.payform = undefined;/);
+  });
 });

@@ -479,7 +479,7 @@ describe('readCompanionConfig', () => {
       for (const [name, value] of Object.entries(TEST_PROJECT_DEFAULTS)) {
         const variable = `PAYFORM_GATEWAY_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
         expect(() => readCompanionConfig({ ...live, [variable]: value }), variable).toThrow(
-          `Invalid environment: production needs ${variable} (${variable} is the sandbox's published test value: production takes your gateway project's own; on the sandbox, run without NODE_ENV=production)`,
+          `Invalid environment: production needs ${variable} (${variable} is the sandbox's published test value: production takes your gateway project's own; on the sandbox, run without NODE_ENV=production (under a framework's production server that sets it, such as \`next start\`: readCompanionConfig({ ...process.env, NODE_ENV: 'development' })))`,
         );
       }
     });

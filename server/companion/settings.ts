@@ -484,7 +484,7 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
   const atTestValue = defaults.map(([, variable]) => variable).filter((variable) => env[variable] !== undefined);
   const notes = [
     ...(atTestValue.length > 0
-      ? [`${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value${atTestValue.length > 1 ? 's' : ''}: production takes your gateway project's own; on the sandbox, run without NODE_ENV=production`]
+      ? [`${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value${atTestValue.length > 1 ? 's' : ''}: production takes your gateway project's own; on the sandbox, run without NODE_ENV=production (under a framework's production server that sets it, such as \`next start\`: readCompanionConfig({ ...process.env, NODE_ENV: 'development' }))`]
       : []),
     ...(env.PAYFORM_DATABASE_URL === undefined ? [`PAYFORM_DATABASE_URL: a postgres:// URL, or the SQLite file's path, e.g. ${resolvePath(DEFAULT_DATABASE)}`] : []),
   ];
