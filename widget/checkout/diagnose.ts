@@ -162,17 +162,56 @@ async function askAgain(url: string, origin: string, init: RequestInit = {}): Pr
 }
 
 /**
+ * The page's origin as its requests carry it: `self.origin`, not `location.origin`, which is its
+ * URL's — a page in an iframe sandboxed without allow-same-origin keeps its URL's origin there,
+ * but its requests carry `Origin: null`.
+ */
+const pageOrigin = (): string => self.origin;
+
+/**
+ * Why a page of no origin (`null`) cannot be allowed, and the fix; undefined for a page with one.
+ * No setting of the companion (or of a gateway project) can allow `null`: a page opened from
+ * file://, or sandboxed — in an iframe, or by its own Content-Security-Policy — without
+ * allow-same-origin.
+ */
+function originless(): string | undefined {
+  if (pageOrigin() !== 'null') return undefined;
+  if (location.protocol === 'file:') return 'this page, opened from file://, has no origin to allow: serve it over http(s)';
+  const [where, fix] =
+    self !== top
+      ? ['in an iframe whose sandbox attribute leaves out allow-same-origin', "add allow-same-origin to the iframe's sandbox attribute (or load the form outside the sandboxed iframe)"]
+      : ['under a Content-Security-Policy sandbox without allow-same-origin', "add allow-same-origin to the policy's sandbox directive"];
+  return `this page runs ${where}, so its requests carry no origin (Origin: null) that can be allowed: ${fix}`;
+}
+
+/**
+ * Whether `url` answers this page from the network (a cached copy proves nothing: offline, the
+ * script this page loaded still reads as there): with an answer it may read, or, `opaque`, with
+ * any answer at all (a no-cors request: no CORS headers needed, nor an origin sent).
+ */
+const answers = (url: string, opaque?: boolean): Promise<boolean> =>
+  fetch(url, { ...timeout(), cache: 'no-store', mode: opaque ? 'no-cors' : 'cors' }).then(
+    () => true,
+    () => false,
+  );
+
+/**
  * A request that got no answer the page may read. Asked once more first: a connection that
  * dropped, or a companion too slow to answer, is not a page set up wrong, and the customer may
  * try again; a request the page's own Content-Security-Policy refused is (see askAgain). Refused
  * again, at once: the companion serves its bundle to every origin, so when that is readable at
- * the endpoint (from the network: a cached copy proves nothing), the companion is there and
- * refused this page's origin (CORS), which only another origin can be. Otherwise a no-cors
- * request tells whether anything answered at all: some other server, sending no CORS headers, is
- * at the endpoint.
+ * the endpoint, the companion is up. Whether it got this request and refused this page's origin
+ * (CORS: only another origin than its own can be refused, and a page of no origin, `null`,
+ * always is another), or the request never got an answer — blocked by the browser or an
+ * extension (a privacy or ad blocker, which blocks by address), nothing answering at that path —
+ * a no-cors request to a path under the one asked tells: no route there, so the companion
+ * answers its no-route 404 to any page (its answers of the API itself, resources of its own
+ * origin only, no no-cors request may have), and what blocks the address asked blocks that one
+ * too. Neither up: a no-cors request to the address asked tells whether anything answered at
+ * all — some other server, sending no CORS headers, is at the endpoint.
  */
 async function unanswered(url: string, endpoint: string, name: string): Promise<CompanionError> {
-  const origin = location.origin;
+  const origin = pageOrigin();
   const reached = new URL(url, location.href).origin;
   const again = await askAgain(url, reached);
   if (typeof again !== 'string') {
@@ -182,18 +221,20 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
     warn(`<${name}>: the companion at ${endpoint} ${again === 'answered' ? 'answered only when asked again: the connection dropped' : 'is slow to answer'}`);
     return new CompanionError('network');
   }
-  // Asked of the network, not the cache: offline, the script this page loaded still reads as there.
   // The page's own origin needs no CORS, so nothing of it is refused as another origin's would be.
-  const script = `${endpoint.replace(/\/$/, '')}/widget/pay-form.js`;
   const other = reached !== origin;
-  const companion = other && (await fetch(script, { ...timeout(), cache: 'no-store' }).then((response) => response.ok, () => false));
-  if (companion) {
-    // A file:// (or sandboxed) page sends the origin `null`, which no setting allows.
-    const fix = origin === 'null' ? 'this page has no origin (opened from file://, or sandboxed): serve it over http(s)' : `add ${origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`;
-    return misconfigured(name, `the companion at ${endpoint} refused this page's origin ${origin}: ${fix}`);
+  const [companion, here] = other ? await Promise.all([answers(`${endpoint.replace(/\/$/, '')}/widget/pay-form.js`), answers(`${url}/probe`, true)]) : [];
+  if (companion && here) {
+    return misconfigured(name, `the companion at ${endpoint} refused this page's origin ${origin}: ${originless() ?? `add ${origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`}`);
   }
-  const answered = other && (await fetch(url, { ...timeout(), mode: 'no-cors' }).then(() => true, () => false));
-  if (answered) return misconfigured(name, `${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(name, endpoint)}`);
+  if (companion) {
+    warn(
+      `<${name}>: the companion at ${endpoint} could not be reached from this page at ${url}, though it serves the page its script: ` +
+        'blocked by the browser or an extension (a privacy or ad blocker), or nothing answers at that path (a proxy in front of the companion that passes on its script only)',
+    );
+    return new CompanionError('network');
+  }
+  if (other && (await answers(url, true))) return misconfigured(name, `${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(name, endpoint)}`);
   // Nothing answers: the customer's connection, a policy the browser did not name in time, or an
   // endpoint where no companion runs. The customer may try again; the developer is told where
   // the widget looked.
@@ -214,8 +255,9 @@ export async function tokenizerUnanswered(url: string): Promise<{ readonly error
   const again = await askAgain(url, reached, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   if (typeof again !== 'string') return { error: true, why: `this page's Content-Security-Policy refused the request: add ${reached} to ${connectSrc(again.originalPolicy)}` };
   if (again !== 'TypeError') return { error: false, why: 'it answered when asked again: the connection dropped' };
-  if (await fetch(url, { ...timeout(), mode: 'no-cors' }).then(() => true, () => false)) {
-    return { error: true, why: `it does not take this page's origin, ${location.origin}: add it to the gateway project's widget origins (the sandbox's: widget_origins in its projects file)` };
+  if (await answers(url, true)) {
+    const fix = originless();
+    return { error: true, why: fix ? `it takes no page without an origin: ${fix}` : `it does not take this page's origin, ${pageOrigin()}: add it to the gateway project's widget origins (the sandbox's: widget_origins in its projects file)` };
   }
   return { error: false, why: `nothing answered: if the network is up, allow ${reached} in the page's Content-Security-Policy connect-src` };
 }
@@ -232,7 +274,7 @@ export async function tokenizerUnanswered(url: string): Promise<{ readonly error
 async function unsent(url: string, endpoint: string, name: string): Promise<CompanionError> {
   const session = url.slice(0, url.lastIndexOf('/'));
   // The page's own origin: nothing is preflighted.
-  if (new URL(session, location.href).origin === location.origin) return new CompanionError('network');
+  if (new URL(session, location.href).origin === pageOrigin()) return new CompanionError('network');
   const read = (headers?: HeadersInit) => fetch(session, { headers, ...timeout() });
   const [preflighted, status] = await Promise.all([
     read({ 'content-type': 'application/json' }).then(() => 'answered', (error: Error) => error.name),
