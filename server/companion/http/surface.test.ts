@@ -338,7 +338,7 @@ describe('the route catalog and OpenAPI document', () => {
       expect(withBody.status, where).toBe(400);
       expect((await withBody.json()).error.fields, where).toEqual({ zz: 'is not allowed' });
     }
-    expect(bodyless).toEqual(new Set(['delete /api/checkout/sessions/:id', 'post /api/webhook-events/:id/review', 'post /api/orders/:order_id/cancel', 'delete /api/customers/:customer_id/cards/:card_id']));
+    expect(bodyless).toEqual(new Set(['delete /api/checkout/sessions/:id', 'post /api/checkout/sessions/:id/extend', 'post /api/webhook-events/:id/review', 'post /api/orders/:order_id/cancel', 'delete /api/customers/:customer_id/cards/:card_id']));
     expect((await stack.ledger.getSession(session.id))?.status).toBe('open');
   });
 
