@@ -17,15 +17,19 @@ let loading: Promise<unknown> | undefined;
 // Should the checks not load, a value is only required: the companion's own checks judge it on payment.
 const required = (value: string): Check => (value.trim() ? VALID : fail('empty', true));
 
-/** Fetches the checks, once. */
-export const loadCustomerChecks = (): Promise<unknown> =>
+/**
+ * Fetches the checks, once, as the form shows the fields (before any is checked); `failed` hears
+ * why they did not load, for the console to name the missing chunk.
+ */
+export const loadCustomerChecks = (failed: (error: unknown) => undefined): Promise<unknown> =>
   (loading ??= import('./checks.js').then(
     (module) => (checks = module),
-    () => (checks = {}),
+    // None: `failed` says so and gives nothing.
+    (error) => (checks = failed(error) ?? {}),
   ));
 
 /** The field's check: the chunk's once it has loaded (else `required`), pending until then. */
 export const customerCheck =
   (name: Checker) =>
   (value: string): Check =>
-    checks ? (checks[name] ?? required)(value) : { valid: false, potentiallyValid: true, pending: loadCustomerChecks() };
+    checks ? (checks[name] ?? required)(value) : { valid: false, potentiallyValid: true, pending: loading };

@@ -153,7 +153,7 @@ export class PayForm extends CheckoutElement {
     const { view } = this;
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
     // The form shows the customer fields the session asks for: their checks load now, not waited for.
-    if (view?.customer_fields.length) void loadCustomerChecks();
+    if (view?.customer_fields.length) void loadCustomerChecks(unserved(this));
     // Loaded once. Not destructured: Vite rewrites a destructuring `then` into a longer wrapper.
     if (view?.test) this.extras ??= (import('./test-cards.js').then((module) => module.testCards(this), unserved(this)), false);
   }
