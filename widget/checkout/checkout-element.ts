@@ -102,8 +102,11 @@ export abstract class CheckoutElement extends LitElement {
    * @internal
    */
   t: Strings & Partial<Verification> = { ...en, lang: 'en' };
-  /** Set as the first update begins (`#localise`), before anything reads it. */
-  protected locale!: string;
+  /**
+   * Set as the first update begins (`#localise`), before anything reads it.
+   * @internal
+   */
+  locale!: string;
   /** Bumped by every load and poll, and by leaving the page, so that a stale one stops. */
   #run = 0;
   #localised?: Promise<void>;
@@ -344,8 +347,12 @@ export abstract class CheckoutElement extends LitElement {
   /** The element's own content while `ready` or `paying`. */
   protected abstract body(): TemplateResult;
 
-  /** Content under the live region (`<pay-form>`: the test cards). */
-  protected footer(): TemplateResult | typeof nothing {
+  /**
+   * Content under the live region (`<pay-form>`: the test cards); paying.ts puts the offer of more
+   * time to pay before it (`offerTime`), outside the region's words.
+   * @internal
+   */
+  footer(): TemplateResult | typeof nothing {
     return nothing;
   }
 

@@ -42,6 +42,11 @@ export interface SessionView {
   challenge_url?: string;
   /** With `open` or `failure`: seconds left to pay, as the companion answered; the customer is told two minutes before. */
   expires_in_seconds?: number;
+  /**
+   * With `open` or `failure`: whether the customer may ask for more time (`POST …/extend`), offered
+   * beside that warning. Absent (a companion before 0.3) reads as false: the warning alone.
+   */
+  extendable?: boolean;
 }
 
 export type SessionStatus = 'open' | 'pending' | 'success' | 'failure' | 'expired';

@@ -27,6 +27,11 @@ const enMessages = {
   not_taken: 'No payment was taken. You can pay now.',
   // Two minutes before a session's time to pay is up (paying.ts, `keepTime`).
   expiring: 'This payment expires in less than 2 minutes.',
+  // Beside that warning when the session may be extended (paying.ts, `offerTime`): the button, what
+  // it gave (`{}`: the minutes, worded by Intl: "10 minutes"), and a refusal.
+  more_time: 'I need more time',
+  more_time_given: 'You now have {} to pay.',
+  more_time_refused: 'The time to pay cannot be extended.',
   tries_used: 'The card was declined, and this checkout takes no more attempts. Please start again.',
   redirect_hosted: 'Taking you to the secure payment page…',
   // In a frame whose sandbox lets it take the tab only at a click, once the click that paid is over.

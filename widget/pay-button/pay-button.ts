@@ -22,6 +22,7 @@ import { theme } from '../theme.styles.js';
  * @csspart button - The button (also the "check again" button while a payment is being confirmed).
  * @csspart note - For a card verification (`lookup` session): that the card is saved and nothing is charged.
  * @csspart message - The live region.
+ * @csspart more-time - Beside the warning that the time to pay is nearly up, the button asking for more time (a session view with `extendable`).
  * @csspart banner - The test mode banner.
  * @csspart success - The success view.
  *

@@ -79,6 +79,7 @@ const FIELDS: Record<FieldName, [
  * @csspart button - The pay button (also the "check again" button).
  * @csspart note - For a card verification (`lookup` session): that the card is saved and nothing is charged.
  * @csspart message - The live region: processing, declines, errors, success.
+ * @csspart more-time - Beside the warning that the time to pay is nearly up, the button asking for more time (a session view with `extendable`).
  * @csspart banner - The test mode banner.
  * @csspart success - The success view.
  * @csspart test-cards - The test cards list (test mode only).
@@ -268,7 +269,8 @@ export class PayForm extends CheckoutElement {
     </form>`;
   }
 
-  protected override footer(): TemplateResult | typeof nothing {
+  /** @internal */
+  override footer(): TemplateResult | typeof nothing {
     return this.extras && !this.hosted && showsForm(this.phase) ? this.extras(html, this.locale) : nothing;
   }
 }

@@ -30,6 +30,8 @@ export interface SessionOptions {
   method?: 'purchase' | 'auth' | 'lookup';
   /** Its time to pay, 60 s at least; the companion's default otherwise. */
   ttl_seconds?: number;
+  /** false: its end is fixed, and the customer is not offered more time (the companion's default: true). */
+  extendable?: boolean;
 }
 
 /** A session the merchant's server opened, and where its companion answers directly. */
