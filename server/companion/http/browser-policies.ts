@@ -9,6 +9,7 @@ import type { Http2ServerResponse } from 'node:http2';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import type { Logger } from '../log/logger.js';
+import { BASE_PATH_HEADER } from '../operator/public-url-check.js';
 import { requestAddress } from './request-address.js';
 import { SaidLately } from './said-lately.js';
 
@@ -215,7 +216,9 @@ function hostCorsOnAnswers(): (c: Context<CompanionEnv>) => void {
   return (c) => {
     const headers = c.res.headers;
     const hostOrigin = headers.get('access-control-allow-origin');
-    if (hostOrigin === null) return;
+    // The companion's own 404 is readable by any page on purpose (app.ts, `unrouted`): it says
+    // only that no route is there, and its base path, so that a widget can tell a wrong endpoint.
+    if (hostOrigin === null || headers.has(BASE_PATH_HEADER)) return;
     for (const name of [...headers.keys()]) {
       if (name.startsWith('access-control-')) headers.delete(name);
     }

@@ -57,3 +57,15 @@ it('says a refused origin again once the hour has passed, not before', async () 
   await page();
   expect(warned(stack)).toHaveLength(2);
 });
+
+describe.each([['in process', false], ['over HTTP', true]])('the companion’s own 404 to a refused origin, %s', (_, served) => {
+  it('stays readable by any page, and is not taken for a host’s CORS middleware', async () => {
+    const stack = await openStack({ served });
+    const session = await stack.openSession();
+    // What the widget's diagnosis asks, from a page whose origin may be refused: is anything there?
+    const probe = await stack.request('GET', `/api/checkout/sessions/${session.id}/probe`, { headers: { Origin: 'https://elsewhere.example' } });
+    expect(probe.status).toBe(404);
+    expect(probe.headers.get('access-control-allow-origin')).toBe('*');
+    expect(stack.logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+});
