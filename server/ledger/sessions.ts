@@ -418,23 +418,55 @@ export async function reopenCharge(ctx: LedgerContext, sessionId: string, ttlSec
 }
 
 /**
- * Gives the customer more time to pay: the session ends EXTENSION_MS from now, or at its
- * `extendUntil` if that comes first, never sooner than it would have. Under the session's lock,
- * as a claim takes it: an attempt claimed meanwhile holds the session, and is not extended.
+ * Gives the customer more time to pay, once its end is near (EXTENDABLE_WITHIN_MS): the session
+ * ends EXTENSION_MS from now, or 20 hours after it opened if that comes first. Asked for early,
+ * or of a session that cannot be extended, it is refused on a plain read, taking no write lock:
+ * a page asking again and again costs reads, and moves the end at most once in seven minutes.
+ * Extended under the session's lock, as a claim takes it: an attempt claimed meanwhile holds the
+ * session, and it is not extended.
  */
 export async function extendSession(ctx: LedgerContext, sessionId: string): Promise<SessionExtension> {
-  const refused = (reason: Extract<SessionExtension, { extended: false }>['reason']): SessionExtension => ({ extended: false, reason });
+  const refusal = await extensionRefused(ctx, ctx.db, sessionId, false);
+  if (refusal) return refusal;
   return ctx.db.transaction().execute(async (trx) => {
-    const row = (await statements(ctx).lockedSessionWithAttempt(trx, { sessionId })).rows[0];
-    if (!row) throw new LedgerNotFound('session', sessionId);
-    const session = toSession(row, attemptOf(row), ctx.now());
-    if (session.status !== 'open') return refused(session.status === 'processing' ? 'in_flight' : session.status);
-    if (await isEndFixed(trx, sessionId)) return refused('fixed');
-    const end = Math.min(session.createdAt + EXTENDED_LIFE_MS, ctx.now() + EXTENSION_MS);
-    if (end <= session.expiresAt) return refused('limit');
+    const again = await extensionRefused(ctx, trx, sessionId, true);
+    if (again) return again;
+    const end = extendedEnd(ctx, (await getSessionIn(ctx, trx, sessionId))!);
     await trx.updateTable('checkout_sessions').set({ expires_at: end }).where('id', '=', sessionId).execute();
-    return { extended: true, session: { ...session, expiresAt: end } };
+    return { extended: true, session: { ...(await getSessionIn(ctx, trx, sessionId))!, expiresAt: end } };
   });
+}
+
+/** How near its end a session must be to be extended: the widget offers it two minutes before. */
+export const EXTENDABLE_WITHIN_MS = 3 * 60_000;
+
+type ExtensionRefusal = Extract<SessionExtension, { extended: false }>;
+
+/** The session's end once extended now: never sooner than it is. */
+const extendedEnd = (ctx: LedgerContext, session: CheckoutSession): number =>
+  Math.max(session.expiresAt, Math.min(session.createdAt + EXTENDED_LIFE_MS, ctx.now() + EXTENSION_MS));
+
+/** Why the session is not extended now (`locked`: read under its lock, in the extension's transaction); undefined when it may be. */
+async function extensionRefused(ctx: LedgerContext, db: LedgerDb, sessionId: string, locked: boolean): Promise<ExtensionRefusal | undefined> {
+  const refused = (reason: ExtensionRefusal['reason']): ExtensionRefusal => ({ extended: false, reason });
+  const prepared = statements(ctx);
+  const row = (await (locked ? prepared.lockedSessionWithAttempt : prepared.sessionWithAttempt)(db, { sessionId })).rows[0];
+  if (!row) throw new LedgerNotFound('session', sessionId);
+  // PostgreSQL: a read that waited for the session's lock sees the attempts as they were when it
+  // began (a claim committed meanwhile is missing): read again, as claimPayAttempt does.
+  const latest = locked && ctx.dialect === 'postgres' ? await latestAttempt(ctx, db, sessionId) : attemptOf(row);
+  const session = toSession(row, latest, ctx.now());
+  if (session.status !== 'open') return refused(session.status === 'processing' ? 'in_flight' : session.status);
+  if (session.expiresAt - ctx.now() > EXTENDABLE_WITHIN_MS) return refused('early');
+  if (extendedEnd(ctx, session) <= session.expiresAt) return refused('limit');
+  if (await isEndFixed(db, sessionId)) return refused('fixed');
+  return undefined;
+}
+
+/** The session as `db` (a transaction) reads it now. */
+async function getSessionIn(ctx: LedgerContext, db: LedgerDb, sessionId: string): Promise<CheckoutSession | undefined> {
+  const row = (await statements(ctx).sessionWithAttempt(db, { sessionId })).rows[0];
+  return row && toSession(row, attemptOf(row), ctx.now());
 }
 
 /** Whether the session was opened with `extendable: false`. */

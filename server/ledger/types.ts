@@ -68,13 +68,13 @@ export interface NewCheckoutSession {
 
 /**
  * What Ledger.extendSession did: `extended`, with the session as it is now; otherwise why not,
- * the session left as it was — `fixed` (opened with `extendable: false`, or before sessions could
- * be extended), `limit` (20 hours after it opened), `in_flight` / `paid` (an attempt holds it),
- * `closed`, `expired`.
+ * the session left as it was — `early` (more than 3 minutes left), `fixed` (opened with
+ * `extendable: false`), `limit` (at 20 hours after it opened), `in_flight` / `paid` (an attempt
+ * holds it), `closed`, `expired`.
  */
 export type SessionExtension =
   | { readonly extended: true; readonly session: CheckoutSession }
-  | { readonly extended: false; readonly reason: 'fixed' | 'limit' | 'in_flight' | 'paid' | 'closed' | 'expired' };
+  | { readonly extended: false; readonly reason: 'early' | 'fixed' | 'limit' | 'in_flight' | 'paid' | 'closed' | 'expired' };
 
 /** What Ledger.reopenCharge did: `closed` and `taken` leave the session as it was. */
 export type ChargeReopening = 'reopened' | 'closed' | 'taken';

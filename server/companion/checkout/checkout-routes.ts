@@ -128,8 +128,9 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     // A charge's session offers the charged card alone.
     const cards = session.cardId === null ? saved : saved.filter((card) => card.id === session.cardId);
     const retryable = await ledger.takesAnotherAttempt(session);
-    // Read only when the customer may still pay: the view says whether more time can be asked for.
-    const endFixed = ['open', 'processing'].includes(session.status) && (await ledger.isSessionEndFixed(session.id));
+    // Read only for a view the customer may still pay: it says whether more time can be asked for.
+    const { status } = viewStatus(session, retryable);
+    const endFixed = (status === 'open' || status === 'failure') && (await ledger.isSessionEndFixed(session.id));
     return c.json(sessionView(session, cards, options, clock(), { retryable, endFixed }));
   });
 

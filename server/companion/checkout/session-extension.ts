@@ -2,8 +2,8 @@
  * More time to pay, asked for by the customer as the session's end nears (WCAG 2.2.1 Timing
  * Adjustable): `POST /api/checkout/sessions/:id/extend`, which the widget offers beside its
  * "expires in less than 2 minutes" warning. The ledger decides (extendSession): ten minutes from
- * now, up to 20 hours after the session opened, never for a session opened with
- * `extendable: false`, nor one being paid, paid, closed or ended.
+ * now once 3 minutes or less are left, up to 20 hours after the session opened, never for a
+ * session opened with `extendable: false`, nor one being paid, paid, closed or ended.
  */
 import * as z from 'zod';
 import { EXTENDED_LIFE_MS } from '../../ledger/index.js';
@@ -28,10 +28,12 @@ export function extensionAnswer(extension: SessionExtension, now: number): Exten
     return { expires_in_seconds: Math.max(0, Math.floor((session.expiresAt - now) / 1000)), extendable: extendable(session, false) };
   }
   switch (extension.reason) {
+    case 'early':
+      throw new ApiProblem(409, 'extension_too_early', 'This checkout session has more than 3 minutes left: more time is given as its end nears');
     case 'fixed':
       throw new ApiProblem(409, 'session_end_fixed', 'The shop set a fixed end to this checkout session: it cannot be extended');
     case 'limit':
-      throw new ApiProblem(409, 'extension_limit', 'This checkout session cannot be extended further: it has 10 minutes or more left, or has reached 20 hours since it opened');
+      throw new ApiProblem(409, 'extension_limit', 'This checkout session cannot be extended further: a session ends at most 20 hours after it opened');
     case 'in_flight':
       throw new ApiProblem(409, 'payment_in_flight', 'A payment of this checkout session is under way');
     case 'paid':

@@ -217,9 +217,11 @@ describe('GET /api/checkout/sessions/:id', () => {
     // No admin token: the session id is the customer's capability, as for paying.
     expect(await (await extend()).json()).toEqual({ expires_in_seconds: 600, extendable: true });
     expect(await view()).toMatchObject({ status: 'open', expires_in_seconds: 600, extendable: true });
+    // Asked again at once, as a page asking again and again would: refused, the end kept.
     const again = await extend();
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ error: { code: 'extension_limit' } });
+    expect(await again.json()).toMatchObject({ error: { code: 'extension_too_early' } });
+    expect(await view()).toMatchObject({ expires_in_seconds: 600 });
     expect(stack.logs.filter((line) => line.includes('checkout session extended') && line.includes(created.order_id))).toHaveLength(1);
 
     const fixed = await stack.openSession({ ttl_seconds: 180, extendable: false });

@@ -260,34 +260,39 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toEqual({ claimed: false, reason: 'expired', payment: null });
       });
 
-      it('gives the customer ten more minutes at a time, up to 20 hours after it opened, and never shortens it', async () => {
-        const session = await ledger.createSession({ ...teaSession, ttlSeconds: 120 });
+      it('gives the customer ten more minutes as its end nears, up to 20 hours after it opened, and never shortens it', async () => {
+        const session = await ledger.createSession({ ...teaSession, ttlSeconds: 240 });
         const limit = clock.now + 20 * HOUR;
         expect(await ledger.isSessionEndFixed(session.id)).toBe(false);
+        // More than 3 minutes left: asked early, refused on a read; the end stays.
+        expect(await ledger.extendSession(session.id)).toEqual({ extended: false, reason: 'early' });
+        expect((await ledger.getSession(session.id))?.expiresAt).toBe(session.expiresAt);
         clock.advance(MINUTE);
         expect(await ledger.extendSession(session.id)).toMatchObject({ extended: true, session: { id: session.id, status: 'open', expiresAt: clock.now + 10 * MINUTE } });
         expect((await ledger.getSession(session.id))?.expiresAt).toBe(clock.now + 10 * MINUTE);
-        // Asked for again at once: the end is already as far as one extension goes, and stays.
-        expect(await ledger.extendSession(session.id)).toEqual({ extended: false, reason: 'limit' });
-        const longer = await ledger.createSession({ ...teaSession, ttlSeconds: 3_600 });
-        expect(await ledger.extendSession(longer.id)).toEqual({ extended: false, reason: 'limit' });
-        expect((await ledger.getSession(longer.id))?.expiresAt).toBe(longer.expiresAt);
-        // A customer who asks every nine minutes keeps it open up to 20 hours after it opened.
+        // Asked for again at once, as a page asking again and again would: nothing moves.
+        expect(await ledger.extendSession(session.id)).toEqual({ extended: false, reason: 'early' });
+        expect((await ledger.getSession(session.id))?.expiresAt).toBe(clock.now + 10 * MINUTE);
+        // A customer who asks as each warning comes keeps it open up to 20 hours after it opened.
         let end = clock.now + 10 * MINUTE;
         for (let asked = 0; end < limit && asked < 200; asked += 1) {
-          clock.advance(9 * MINUTE);
+          clock.now = end - 2 * MINUTE;
           const extension = await ledger.extendSession(session.id);
           if (!extension.extended) throw new Error(`refused after ${asked} extensions: ${extension.reason}`);
           end = extension.session.expiresAt;
         }
         expect(end).toBe(limit);
-        clock.advance(MINUTE);
+        clock.now = limit - 2 * MINUTE;
         expect(await ledger.extendSession(session.id)).toEqual({ extended: false, reason: 'limit' });
         expect((await ledger.getSession(session.id))?.expiresAt).toBe(limit);
+        // One opened for longer than 20 hours has nothing more to give.
+        const long = await ledger.createSession({ ...teaSession, ttlSeconds: 2 * 86_400 });
+        clock.now = long.expiresAt - MINUTE;
+        expect(await ledger.extendSession(long.id)).toEqual({ extended: false, reason: 'limit' });
       });
 
       it('extends no session whose end is fixed, paid, closed, expired or held by an attempt', async () => {
-        const fixed = await ledger.createSession({ ...teaSession, extendable: false });
+        const fixed = await ledger.createSession({ ...teaSession, ttlSeconds: 120, extendable: false });
         expect(await ledger.isSessionEndFixed(fixed.id)).toBe(true);
         expect(await ledger.extendSession(fixed.id)).toEqual({ extended: false, reason: 'fixed' });
         const paying = await claimedPayment(ledger, { orderId: 'paying-1' });
