@@ -75,8 +75,8 @@ no payment is taken where PostgreSQL never sees it (reopen-ledger takes the mark
 
 Refused, with nothing copied: while another process has the file open (a companion running
 on it), and when the database already holds a ledger's payments — two ledgers are never merged.
-Exit code 0 once all is copied, 1 otherwise. Then start the companions with
-PAYFORM_DATABASE_URL=<postgres-url>.
+Exit code 0 once all is copied and the file marked, 1 otherwise (a copy made whole whose file
+could not be marked says so). Then start the companions with PAYFORM_DATABASE_URL=<postgres-url>.
 `;
 
 export const BACKUP_USAGE = `Usage: payform-companion backup --to <file> [--from <sqlite-file>]

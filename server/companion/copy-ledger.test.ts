@@ -225,6 +225,9 @@ withTestDatabase((url) => {
       } finally {
         await ledger.close();
       }
+      // After the move, PAYFORM_DATABASE_URL names PostgreSQL: its password is not shown as a path.
+      const unnamed = await finished(spawn(process.execPath, [MAIN, 'reopen-ledger'], { env: { ...process.env, PAYFORM_DATABASE_URL: target }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
+      expect(unnamed).toMatchObject({ code: 1, stderr: 'payform-companion reopen-ledger: PAYFORM_DATABASE_URL is a PostgreSQL URL: name the SQLite file to reopen with --from <sqlite-file>\n' });
       const twice = await command('reopen-ledger', ['--from', file]);
       expect(twice.code).toBe(1);
       expect(twice.stderr).toBe(`payform-companion reopen-ledger: ${file} is not marked as moved to PostgreSQL: a companion runs on it as it is, nothing to reopen\n`);

@@ -43,13 +43,12 @@ export async function runCopyLedger(request: CopyLedgerRequest, env: NodeJS.Proc
     return refuse(explainedLedgerFault(error, request.to, '--to'));
   }
   // Not the URL to paste: its password is masked.
-  const start = `done. Start the companions with PAYFORM_DATABASE_URL set to the --to URL (${masked})`;
-  output.out(
-    shown(
-      marked
-        ? `${start}. ${from} is marked as moved: a companion, a backup and another copy refuse it from now on (payform-companion reopen-ledger to go back to it)`
-        : `${start}, and none on ${from}: it could not be marked as moved`,
-    ),
-  );
+  const start = `Start the companions with PAYFORM_DATABASE_URL set to the --to URL (${masked})`;
+  if (!marked) {
+    // Exit 1: a script that goes on would leave a file a companion still takes payments on.
+    output.err(shown(`the copy is whole, but ${from} could not be marked as moved (the line above says why). ${start}, and move ${from} away where no companion or backup job finds it`));
+    return 1;
+  }
+  output.out(shown(`done. ${start}. ${from} is marked as moved: a companion, a backup and another copy refuse it from now on (payform-companion reopen-ledger to go back to it)`));
   return 0;
 }

@@ -110,10 +110,10 @@ async function openSource(from: string, log: (line: string) => void): Promise<Db
     // A shop's own SQLite file would get the ledger's tables.
     const { rows } = await sql`select 1 from sqlite_master where name = 'ledger_migration'`.execute(db);
     if (rows.length === 0) throw new Error(`${resolvePath(from)} holds no payform ledger (it has no ledger_migration table): give the SQLite file the companion used`);
-    const { ran } = await migrateToLatest(db, 'sqlite');
-    if (ran.length > 0) log(`upgraded the SQLite file to this version's schema first: ${ran.join(', ')}`);
     const move = await moveOf(db as Kysely<unknown>);
     if (move) throw new LedgerMoved(resolvePath(from), move, 'copy');
+    const { ran } = await migrateToLatest(db, 'sqlite');
+    if (ran.length > 0) log(`upgraded the SQLite file to this version's schema first: ${ran.join(', ')}`);
     return db;
   } catch (error) {
     await db.destroy();

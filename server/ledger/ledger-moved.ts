@@ -41,8 +41,14 @@ export async function markMoved(db: Kysely<unknown>, to: string, now = new Date(
   await sql`insert into ${sql.table(SETTINGS)} (key, value) values (${MOVED_TO}, ${value}) on conflict (key) do update set value = excluded.value`.execute(db);
 }
 
-/** Where the ledger was moved, if it was: read from a ledger migrated to this version. */
+/**
+ * Where the SQLite ledger was moved, if it was; read before any migration, so that a later
+ * version refuses a moved file before it writes to it (a file older than the settings table was
+ * never moved: a copy brings the file to its version first).
+ */
 export async function moveOf(db: Kysely<unknown>): Promise<LedgerMove | undefined> {
+  const { rows: tables } = await sql`select 1 from sqlite_master where name = ${SETTINGS}`.execute(db);
+  if (tables.length === 0) return undefined;
   const { rows } = await sql<{ value: string }>`select value from ${sql.table(SETTINGS)} where key = ${MOVED_TO}`.execute(db);
   return rows[0] && parseMove(rows[0].value);
 }
@@ -63,8 +69,7 @@ export async function reopenLedger(file: string): Promise<LedgerMove> {
   refuseAbsentLedgerFile(file, 'reopen');
   const db = new Kysely<unknown>({ dialect: await sqliteDialect(file, { alone: true }) });
   try {
-    const { rows: tables } = await sql`select 1 from sqlite_master where name = ${SETTINGS}`.execute(db);
-    const move = tables.length === 0 ? undefined : await moveOf(db);
+    const move = await moveOf(db);
     if (!move) throw new Error(`${resolvePath(file)} is not marked as moved to PostgreSQL: a companion runs on it as it is, nothing to reopen`);
     await sql`delete from ${sql.table(SETTINGS)} where key = ${MOVED_TO}`.execute(db);
     return move;

@@ -469,9 +469,9 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   let indexBuilds: IndexBuilds | undefined;
   try {
     if (postgres && schema) await ensureSchema(db, schema);
-    const migrated = await migrateToLatest(db, kind, schema ?? (postgres ? searchPathOf(url) : undefined));
     const move = sqlite && url !== ':memory:' ? await moveOf(db as Kysely<unknown>) : undefined;
     if (move) throw new LedgerMoved(resolvePath(url), move, 'open');
+    const migrated = await migrateToLatest(db, kind, schema ?? (postgres ? searchPathOf(url) : undefined));
     // A new ledger runs them all, its first one included.
     const createdNow = migrated.ran[0] === FIRST_MIGRATION;
     const upgradedNow = createdNow ? [] : migrated.ran;
