@@ -211,9 +211,11 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
             ? ''
             : '. Or, if that companion is another instance of this one, the two run on different databases (the one whose start made a new ledger said so in its log: ' +
               `\`new: made by this start\`): give every instance the same PAYFORM_DATABASE_URL${alsoAlike(served.dialect)}`);
-    if (anotherLedger !== undefined && served.createdNow && !doubled) {
+    if (anotherLedger !== undefined && served.createdNow && served.dialect === 'postgres' && !doubled) {
       // Instances of one shop on one address, this one on a ledger of its own made just now (a
-      // schema left out of its URL): the other instances' ledger is the one to share.
+      // schema left out of its URL): the other instances' ledger is the one to share. Not on
+      // SQLite, whose every first start (and every start in memory) makes a new ledger: there a
+      // public URL reaching another companion (a port typed wrong) is the likelier fault.
       logger.error(
         `${NAMED} reaches another payform companion, on another ledger (${LEDGER_HEADER} ${anotherLedger} at ${webhookUrl}, ${ours} here): ` +
           `this start made a new ledger, and the instance answering at the public URL runs on another. Most likely this instance's database is the wrong one: ` +
