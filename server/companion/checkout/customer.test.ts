@@ -97,20 +97,21 @@ describe('a card number typed into the e-mail address', () => {
 });
 
 describe('a name that would show as another', () => {
-  it('is refused when it holds a text-direction control, from the payer and the merchant, and nothing is kept', async () => {
+  it('is refused when it holds a text-direction override, from the payer and the merchant, and nothing is kept', async () => {
     const stack = await openStack();
     const session = await stack.openSession();
     const orders = await orderCount(stack);
-    const REASON = 'must not hold text-direction controls (U+202A–202E, U+2066–2069): they change how the name shows';
-    for (const [field, value] of [['lname', '\u202EDEDNUFER YLLUF - '], ['fname', 'Ivan \u2067Olena\u2069'], ['lname', 'K\u202Dx']] as const) {
+    const REASON = 'must not hold text-direction overrides (U+202A–202E): they change how the name shows';
+    for (const [field, value] of [['lname', '\u202EDEDNUFER YLLUF - '], ['fname', 'Ivan \u202BOlena\u202C'], ['lname', 'K\u202Dx']] as const) {
       const paid = await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, [field]: value } }));
       expect(paid.status).toBe(400);
       expect((await paid.json()).error.fields).toEqual({ [`customer.${field}`]: REASON });
       const prefilled = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', customer: { [field]: value } } });
       expect(prefilled.status).toBe(400);
     }
-    // Right-to-left names themselves, and the marks that only steer neutral characters, are names.
-    expect((await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, fname: 'أولينا', lname: 'כהן\u200F' } }))).status).toBe(200);
+    // Right-to-left names themselves, the marks that only steer neutral characters, and the
+    // isolates a messaging app wraps a pasted name in, are names.
+    expect((await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, fname: '\u2068أولينا\u2069', lname: 'כהן\u200F' } }))).status).toBe(200);
     expect(await orderCount(stack)).toBe(orders + 1);
   });
 });

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { holdsCardNumber, isCardNumberAsPhone, nameHoldsCardNumber } from '@payform/card';
-import { BIDI_CONTROLS, EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
+import { EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
 
@@ -30,10 +30,14 @@ export const withoutCardNumber = <T extends z.ZodType<string>>(text: T, holds: (
 
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.
+// Embeddings and overrides (U+202A–202E) make a name show as other words; the isolates a
+// messaging app wraps a pasted contact's name in (U+2066–2069) cannot, and are left to it.
+const DIRECTION_OVERRIDES = /[\u202a-\u202e]/u;
+
 export const Name = withoutCardNumber(
-  z.string().trim().pipe(requiredText(256)).refine((value) => !BIDI_CONTROLS.test(value), { error: 'must not hold text-direction controls (U+202A–202E, U+2066–2069): they change how the name shows' }),
+  z.string().trim().pipe(requiredText(256)).refine((value) => !DIRECTION_OVERRIDES.test(value), { error: 'must not hold text-direction overrides (U+202A–202E): they change how the name shows' }),
   nameHoldsCardNumber,
-).describe('1 to 256 characters once trimmed; no card number in it, nor in its digits alone; no text-direction controls');
+).describe('1 to 256 characters once trimmed; no card number in it, nor in its digits alone; no text-direction overrides');
 // The shape of an address only, as the gateway's client checks it: zod's default pattern refuses
 // one-letter top-level domains and internationalised addresses, which the widget takes.
 const Email = withoutCardNumber(z.string().trim().pipe(z.email({ pattern: EMAIL_ADDRESS, error: 'must be an e-mail address' }).max(256))).describe(
