@@ -326,7 +326,8 @@ export abstract class CheckoutElement extends LitElement {
 
   protected get amount(): string {
     const { view } = this;
-    return view ? moneyFormat(view.currency, this.locale)(view.amount) : '';
+    // In the words' language: English on a page in another one (`t.lang`) writes it as English.
+    return view ? moneyFormat(view.currency, this.t.lang ?? this.locale)(view.amount) : '';
   }
 
   /**

@@ -49,4 +49,14 @@ describe('English on a right-to-left page', () => {
     const label = button(form).textContent!;
     expect(range(button(form), 0).left, label).to.be.below(range(button(form), label.length - 1).left);
   });
+
+  for (const lang of ['he', 'ar']) {
+    it(`writes the amount as its English words do, not as the page's language would: ${lang}`, async () => {
+      const form = await mount({}, {}, 'pay-form', await fixture(html`<div dir="rtl" lang=${lang}></div>`));
+      // Hebrew's format put the code after the number with marks around it, inside English words.
+      const english = new Intl.NumberFormat('en', { style: 'currency', currency: 'UAH' }).format(100.5);
+      expect(english).to.match(/^UAH\s100\.50$/);
+      expect(button(form).textContent!.trim()).to.equal(`Pay ${english}`);
+    });
+  }
 });
