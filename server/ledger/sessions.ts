@@ -426,14 +426,14 @@ export async function reopenCharge(ctx: LedgerContext, sessionId: string, ttlSec
  * session, and it is not extended.
  */
 export async function extendSession(ctx: LedgerContext, sessionId: string): Promise<SessionExtension> {
-  const refusal = await extensionRefused(ctx, ctx.db, sessionId, false);
-  if (refusal) return refusal;
+  const read = await extendableSession(ctx, ctx.db, sessionId, false);
+  if ('extended' in read) return read;
   return ctx.db.transaction().execute(async (trx) => {
-    const again = await extensionRefused(ctx, trx, sessionId, true);
-    if (again) return again;
-    const end = extendedEnd(ctx, (await getSessionIn(ctx, trx, sessionId))!);
+    const session = await extendableSession(ctx, trx, sessionId, true);
+    if ('extended' in session) return session;
+    const end = extendedEnd(ctx, session);
     await trx.updateTable('checkout_sessions').set({ expires_at: end }).where('id', '=', sessionId).execute();
-    return { extended: true, session: { ...(await getSessionIn(ctx, trx, sessionId))!, expiresAt: end } };
+    return { extended: true, session: { ...session, expiresAt: end } };
   });
 }
 
@@ -446,8 +446,8 @@ type ExtensionRefusal = Extract<SessionExtension, { extended: false }>;
 const extendedEnd = (ctx: LedgerContext, session: CheckoutSession): number =>
   Math.max(session.expiresAt, Math.min(session.createdAt + EXTENDED_LIFE_MS, ctx.now() + EXTENSION_MS));
 
-/** Why the session is not extended now (`locked`: read under its lock, in the extension's transaction); undefined when it may be. */
-async function extensionRefused(ctx: LedgerContext, db: LedgerDb, sessionId: string, locked: boolean): Promise<ExtensionRefusal | undefined> {
+/** The session, when it may be extended now, else why not (`locked`: read under its lock, in the extension's transaction). */
+async function extendableSession(ctx: LedgerContext, db: LedgerDb, sessionId: string, locked: boolean): Promise<CheckoutSession | ExtensionRefusal> {
   const refused = (reason: ExtensionRefusal['reason']): ExtensionRefusal => ({ extended: false, reason });
   const prepared = statements(ctx);
   const row = (await (locked ? prepared.lockedSessionWithAttempt : prepared.sessionWithAttempt)(db, { sessionId })).rows[0];
@@ -460,13 +460,7 @@ async function extensionRefused(ctx: LedgerContext, db: LedgerDb, sessionId: str
   if (session.expiresAt - ctx.now() > EXTENDABLE_WITHIN_MS) return refused('early');
   if (extendedEnd(ctx, session) <= session.expiresAt) return refused('limit');
   if (await isEndFixed(db, sessionId)) return refused('fixed');
-  return undefined;
-}
-
-/** The session as `db` (a transaction) reads it now. */
-async function getSessionIn(ctx: LedgerContext, db: LedgerDb, sessionId: string): Promise<CheckoutSession | undefined> {
-  const row = (await statements(ctx).sessionWithAttempt(db, { sessionId })).rows[0];
-  return row && toSession(row, attemptOf(row), ctx.now());
+  return session;
 }
 
 /** Whether the session was opened with `extendable: false`. */
