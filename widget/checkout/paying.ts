@@ -57,6 +57,7 @@ export function ready(element: CheckoutElement): void {
     keepTime(element);
     offerTime(element);
     if (isForm(element)) keepTyped(element);
+    anotherSession(element);
     // Captured: at its target, before the page's own listeners.
     for (const type of TOLD) element.addEventListener(type, (event) => relay(element, event as CustomEvent), true);
     element.addController({
@@ -449,6 +450,61 @@ function keepTyped(form: Form): void {
       const root = form.renderRoot as ShadowRoot;
       const lost = document.activeElement === document.body || root.activeElement?.matches('[part=message]');
       if (focused && lost) root.querySelector<HTMLElement>('[part=button]')?.focus();
+    },
+  });
+}
+
+/**
+ * The page set another session on the element (a single-page shop's cart changed): nothing of the
+ * last one shows, neither as the new one loads (its view: the test banner) nor once it has — the
+ * saved card chosen, a form's errors, its summary (`load` clears the live region) and the card's
+ * brand. What the customer typed of their card and details is theirs, not the session's: put back
+ * once the new session's form shows, and judged for it as autofill is, so that the brand and the
+ * errors are those of what shows. Not the security code, typed again for the new amount (as after a
+ * payment that came back, `keepTyped`), nor a card being paid for the last session.
+ */
+function anotherSession(element: CheckoutElement): void {
+  let { session, phase } = element;
+  /** The form's fields as the customer left them for the last session, until the new one's show. */
+  let typed: [FieldName, string][] | undefined;
+  element.addController({
+    hostUpdate() {
+      const was = phase;
+      phase = element.phase;
+      // Loading another session than the one it showed: `load` began it in this update.
+      if (phase === 'loading' && element.session !== session) {
+        session = element.session;
+        element.view = undefined;
+        if (!isForm(element)) return;
+        // Read before this update renders the spinner in the fields' place. Loading still (the page
+        // set a third session), it keeps what it had.
+        typed =
+          was === 'ready'
+            ? element.inputs().flatMap((input) => (input.name !== 'cvv' && input.value ? [[input.name as FieldName, input.value] as [FieldName, string]] : []))
+            : was === 'loading'
+              ? typed
+              : undefined;
+        if (element.brand) emit(element, 'pay-brand-change', {});
+        Object.assign(element, { errors: {}, edited: {}, brand: undefined, invalid: false, complete: false });
+        return;
+      }
+      // The new session offers saved cards: a card the customer typed stays chosen, not hidden behind the first of them.
+      if (isForm(element) && phase === 'ready' && element.view && typed?.some(([name]) => name === 'number')) element.token = '';
+    },
+    hostUpdated() {
+      if (!typed || phase === 'loading' || !isForm(element)) return;
+      const kept = phase === 'ready' ? typed : [];
+      typed = undefined;
+      // Only into the fields the new session's form shows, still empty (`keepTyped` may have put the
+      // customer's details back); judged once this update is over, as typing would be.
+      void element.updateComplete.then(() => {
+        for (const [name, value] of kept) {
+          const input = element.field(name);
+          if (!input || input.value) continue;
+          input.value = value;
+          input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+        }
+      });
     },
   });
 }
