@@ -297,7 +297,11 @@ export const statsInput = z
   .refine((query) => query.timeZone === undefined || query.utcOffsetMinutes === undefined, { path: ['timeZone'], message: 'is not taken with utcOffsetMinutes' });
 
 export const moneyTotalsInput = z
-  .strictObject({ from: epochMs, to: epochMs })
+  .strictObject({ from: epochMs, to: epochMs, datedBy: z.enum(['order', 'movement']).optional() })
+  .refine((query) => query.to > query.from, { path: ['to'], message: 'must be after from' });
+
+export const movementListInput = z
+  .strictObject({ from: epochMs, to: epochMs, ...pageShape })
   .refine((query) => query.to > query.from, { path: ['to'], message: 'must be after from' });
 
 export const staleInput = z.strictObject({

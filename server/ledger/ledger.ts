@@ -27,6 +27,7 @@ import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } f
 import { giveUpPayment } from './give-up.js';
 import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.js';
 import type { LedgerPostgresDialect } from './postgres.js';
+import { listMovements } from './movements.js';
 import { descriptionsOfOrders, getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, moneyTotals, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, extendSession, findSessionOfOrder, isEndFixed, getSession, reopenCharge, takesAnotherAttempt } from './sessions.js';
@@ -73,6 +74,8 @@ import type {
   StatsBucket,
   StatsQuery,
   MoneyTotalsQuery,
+  MovementPage,
+  MovementQuery,
   CurrencyTotals,
   StoredEvent,
 } from './types.js';
@@ -200,8 +203,10 @@ export interface Ledger {
   /** Webhook events by waiting outcome (unmatched, parked), newest first, paged like the orders. */
   listEvents(query: EventListQuery): Promise<EventPage>;
   paymentStats(query: StatsQuery): Promise<StatsBucket[]>;
-  /** What the payments created in [from, to) came to, per currency: paid, refunded, net. */
+  /** What the payments created in [from, to) came to, per currency: paid, refunded, net (or what moved in it: `datedBy`). */
   moneyTotals(query: MoneyTotalsQuery): Promise<CurrencyTotals[]>;
+  /** Each sale, capture and refund made in [from, to), oldest first, paged: an accountant's journal. */
+  listMovements(query: MovementQuery): Promise<MovementPage>;
 
   // Reconciliation
   listStalePayments(query: StaleQuery): Promise<Payment[]>;
@@ -353,6 +358,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     listEvents: (query) => listEvents(ctx, query),
     paymentStats: (query) => paymentStats(ctx, query),
     moneyTotals: (query) => moneyTotals(ctx, query),
+    listMovements: (query) => listMovements(ctx, query),
     listStalePayments: (query) => listStalePayments(ctx, query),
     listUnsettledOperations: (query) => listUnsettledOperations(ctx, query),
     listWaitingEvents: (query) => listWaitingEvents(ctx, query),

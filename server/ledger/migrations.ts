@@ -481,7 +481,7 @@ function orderSearchIndexes(dialect: keyof typeof CUSTOMER_EMAIL): OnlineIndex[]
 }
 
 /**
- * Rows (payments; sessions for 0021) from which a PostgreSQL ledger builds 0018's, 0020's and 0021's indexes online: below it a plain build
+ * Rows (payments; sessions for 0021, operations for 0023) from which a PostgreSQL ledger builds 0018's, 0020's, 0021's and 0023's indexes online: below it a plain build
  * holds the table's writes for milliseconds, and an online one would wait for every older
  * transaction in the whole database (another application's report, too) before the index is there.
  */
@@ -544,10 +544,22 @@ const sessionExtension: Migration = {
 };
 
 /**
+ * An accountant's journal (movements.ts) reads the captures and refunds made in a period by when
+ * they were made. Written once, by an operation's INSERT: settling one changes neither column (a
+ * partial index of the successful ones would, and cost PostgreSQL its HOT update), and no
+ * payment's write touches this table.
+ */
+function movementIndexes(): OnlineIndex[] {
+  return [{ migration: '0023_movement_dates', name: 'payform_operations_made', table: 'payform_operations', columns: '(created_at, id)' }];
+}
+
+const movementDates = indexesBuiltOnline(movementIndexes);
+
+/**
  * PostgreSQL's indexes built outside the migrations' transaction, in order. A later migration
  * that drops or changes one takes it off this list (it would be built again at every start).
  */
-export const ONLINE_INDEXES: readonly OnlineIndex[] = [...orderSearchIndexes('postgres'), ...currencyIndexes(), ...sessionExpiryIndexes()];
+export const ONLINE_INDEXES: readonly OnlineIndex[] = [...orderSearchIndexes('postgres'), ...currencyIndexes(), ...sessionExpiryIndexes(), ...movementIndexes()];
 
 /**
  * The sessions of a known customer whose payments link to the customer without keeping the card
@@ -588,4 +600,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0020_orders_by_currency': ordersByCurrency,
   '0021_session_expiry': sessionExpiry,
   '0022_session_extension': sessionExtension,
+  '0023_movement_dates': movementDates,
 };

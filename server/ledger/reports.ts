@@ -7,6 +7,7 @@ import { eventsOf } from './events.js';
 import { eventListInput, moneyTotalsInput, orderListInput, parseInput, staleInput, statsInput } from './input.js';
 import { newestFirst, pageOf, pageRequest } from './keyset.js';
 import { orderTotals } from './money-rules.js';
+import { movementTotals } from './movements.js';
 import { operationsOf } from './operations.js';
 import { searchOrders } from './order-search.js';
 import { getPayment } from './payments.js';
@@ -164,7 +165,8 @@ function countPerBucket(ctx: LedgerContext, { from, to, shift }: { from: number;
 }
 
 /**
- * What the payments created in [from, to) came to, per currency, as orderTotals has each order:
+ * What the payments created in [from, to) came to, per currency, as orderTotals has each order
+ * (or, `datedBy: 'movement'`, what was paid and refunded in it: movements.ts):
  * a purchase's amount once it succeeded, an auth's successful captures, the successful refunds.
  * The period's payments are read by their created_at index and each one's operations through
  * its order's index — subqueries, so no planner can start from every successful operation of
@@ -172,6 +174,7 @@ function countPerBucket(ctx: LedgerContext, { from, to, shift }: { from: number;
  */
 export async function moneyTotals(ctx: LedgerContext, input: MoneyTotalsQuery): Promise<CurrencyTotals[]> {
   const query = parseInput(moneyTotalsInput, input);
+  if (query.datedBy === 'movement') return movementTotals(ctx, query.from, query.to);
   // Found by the order's index, never by one leading with kind or status (isStatus in
   // progression.ts): SQLite keeps no statistics, and PostgreSQL plans a prepared statement while
   // the tables are small; either would then read every successful operation for each payment.

@@ -623,6 +623,49 @@ export interface StatsBucket {
 export interface MoneyTotalsQuery {
   readonly from: number;
   readonly to: number;
+  /**
+   * `order` (the default): each order's money in the period its order was created in, its later
+   * refunds too. `movement`: each sale, capture and refund in the period it was made
+   * (movements.ts), so a closed period keeps its figures.
+   */
+  readonly datedBy?: 'order' | 'movement';
+}
+
+/** A sale (a purchase that succeeded), an auth's capture, or a refund: money that moved. */
+export type MovementKind = 'sale' | 'capture' | 'refund';
+
+/** One line of the journal (Ledger.listMovements), integer minor units. */
+export interface Movement {
+  /** When it was made: a sale's payment, a capture's or refund's request (or when the ledger learned of one made at the gateway). */
+  readonly at: number;
+  readonly kind: MovementKind;
+  readonly orderId: string;
+  readonly currency: string;
+  /** Signed: a refund is negative, so a period's lines add up to its net. */
+  readonly amount: number;
+  readonly orderCreatedAt: number;
+  /** The gateway's payment of the order. */
+  readonly paymentId: string | null;
+  /** The gateway's operation: a capture's or refund's; null for a sale. */
+  readonly operationId: string | null;
+  readonly transactionId: string | null;
+  /** Who made a capture or refund: the merchant through the ledger, or someone at the gateway; null for a sale. */
+  readonly origin: OperationOrigin | null;
+  /** What was sold: the checkout session's description. */
+  readonly description: string | null;
+}
+
+export interface MovementQuery {
+  readonly from: number;
+  readonly to: number;
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+export interface MovementPage {
+  /** Oldest first. */
+  readonly movements: Movement[];
+  readonly nextCursor: string | null;
 }
 
 /**

@@ -29,6 +29,7 @@ const SUMMARIES: Record<MigrationName, string> = {
   '0020_orders_by_currency': "an index to list one currency's orders",
   '0021_session_expiry': 'an index of checkout sessions by expiry, for the sweep of those nobody paid',
   '0022_session_extension': 'a customer may ask for more time to pay, unless the session was opened with extendable: false',
+  '0023_movement_dates': 'an index of the captures and refunds made, by date, for the journal of money moved',
 };
 
 /**
