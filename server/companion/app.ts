@@ -55,6 +55,7 @@ import { feedRoutes } from './merchant/feed-routes.js';
 import { orderRoutes } from './merchant/order-routes.js';
 import { reportRoutes } from './merchant/report-routes.js';
 import { ORDERS_DOWNLOAD_PATH, orderExportRoutes } from './merchant/order-export.js';
+import { MOVEMENTS_DOWNLOAD_PATH, movementExportRoutes, movementRoutes } from './merchant/movement-routes.js';
 import { SavedCardCharges } from './merchant/saved-card-charges.js';
 import { SecondaryOperations } from './merchant/secondary-operations.js';
 import { isLedgerFault, isLedgerUnavailable } from '../ledger/index.js';
@@ -101,7 +102,7 @@ const BACKGROUND_GRACE_MS = 10_000;
 const SAVED_CARD_CHARGES = '/api/customers/:customer_id/cards/:card_id/charges';
 
 /** Merchant API prefixes: everything under them needs the admin token. */
-const ADMIN_PREFIXES = ['/api/orders', '/api/exports', '/api/webhook-events', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
+const ADMIN_PREFIXES = ['/api/orders', '/api/movements', '/api/exports', '/api/webhook-events', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
 
 export function createCompanion(config: CompanionConfig): CompanionApp {
   const options = resolveConfig(config);
@@ -253,6 +254,9 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // Not under /api/orders: `export` is an order id a merchant may give.
   app.use('/api/exports/orders', gate.admitStream).use(ORDERS_DOWNLOAD_PATH, gate.admitStream);
   app.route('/api/exports/orders', orderExportRoutes());
+  app.use('/api/exports/movements', gate.admitStream).use(MOVEMENTS_DOWNLOAD_PATH, gate.admitStream);
+  app.route('/api/exports/movements', movementExportRoutes());
+  app.route('/api/movements', movementRoutes());
   // The signed links' files: outside ADMIN_PREFIXES, the link is their credential (download-links.ts).
   app.route(DOWNLOADS_PATH, downloadRoutes());
   app.route('/api/webhook-events', eventRoutes());

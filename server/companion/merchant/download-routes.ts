@@ -1,8 +1,9 @@
 /**
  * The files a signed link leads to (download-links.ts), without the admin token: GET only, these
- * two files only, each exactly as its link was issued for, until it expires.
+ * files only, each exactly as its link was issued for, until it expires.
  *
  *   GET /api/downloads/orders         ?<filters>&expires=&signature=   the orders CSV (order-export.ts)
+ *   GET /api/downloads/movements      ?from=&to=&expires=&signature=   the journal of money moved (movement-routes.ts)
  *   GET /api/downloads/receipts/:date ?format=&method=&expires=&signature=   the day's ZIP
  *
  * The signature is checked before anything else about the request is judged. A day's ZIP the
@@ -13,6 +14,7 @@ import type { CompanionEnv } from '../context.js';
 import { validate } from '../http/validate.js';
 import { linkId, requireSignedLink } from './download-links.js';
 import { keptDownloads } from './kept-downloads.js';
+import { MOVEMENTS_DOWNLOAD_PATH, movementsCsv, SignedMovementPeriodQuery } from './movement-routes.js';
 import { ORDERS_DOWNLOAD_PATH, ordersCsv } from './order-export.js';
 import { orderSearch, SignedOrderFilterQuery } from './order-routes.js';
 import { dayReceipts, receiptsDownloadPath, SignedDateReceiptsQuery } from './report-routes.js';
@@ -22,6 +24,10 @@ export function downloadRoutes(): Hono<CompanionEnv> {
   downloads.get('/orders', requireSignedLink(() => ORDERS_DOWNLOAD_PATH), validate('query', SignedOrderFilterQuery), (c) => {
     const { expires: _expires, signature: _signature, ...filters } = c.req.valid('query');
     return ordersCsv(c, orderSearch(filters));
+  });
+  downloads.get('/movements', requireSignedLink(() => MOVEMENTS_DOWNLOAD_PATH), validate('query', SignedMovementPeriodQuery), (c) => {
+    const { expires: _expires, signature: _signature, ...period } = c.req.valid('query');
+    return movementsCsv(c, period);
   });
   downloads.get('/receipts/:date', requireSignedLink((c) => receiptsDownloadPath(c.req.param('date') ?? '')), validate('query', SignedDateReceiptsQuery), (c) => {
     const { expires: _expires, signature: _signature, ...query } = c.req.valid('query');

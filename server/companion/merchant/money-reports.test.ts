@@ -7,7 +7,7 @@ import { postgresBackend, withTestDatabase } from '../../ledger/testing/database
 import { card } from '../test/cards.js';
 import { createStack, eventually, payBody } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
-import { exportName } from './order-export.js';
+import { exportName } from './csv-file.js';
 
 let stack: Stack;
 beforeEach(async () => {
@@ -57,13 +57,14 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-async function exported(query = ''): Promise<Record<string, string>[]> {
-  const response = await stack.request('GET', `/api/exports/orders${query}`, { admin: true });
+/** The rows of an export (the orders', unless `holds` says), each by its header's names. */
+async function exported(query = '', holds: 'orders' | 'movements' = 'orders', options: { admin: boolean } = { admin: true }): Promise<Record<string, string>[]> {
+  const response = await stack.request('GET', query.startsWith('/') ? query : `/api/exports/${holds}${query}`, options);
   const bytes = new Uint8Array(await response.arrayBuffer());
   const text = new TextDecoder().decode(bytes);
   expect(response.status, text).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
-  expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-(?:from-|to-)?\d{4}-\d{2}-\d{2}(?:-to-\d{4}-\d{2}-\d{2})?\.csv"$/);
+  expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${holds}-(?:from-|to-)?\\d{4}-\\d{2}-\\d{2}(?:-to-\\d{4}-\\d{2}-\\d{2})?\\.csv"$`));
   // UTF-8's byte order mark, for Excel (the decoder drops it).
   expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const [header, ...rows] = parseCsv(text);
@@ -130,6 +131,17 @@ describe('GET /api/exports/orders', () => {
     const settled = await stack.json('POST', `/api/orders/${hotel}/settle-discrepancy`, 200, { admin: true, body: { note: 'Refunded twice by mistake in the portal; the customer returned it', version: 1 } });
     expect(await exported('?held=true')).toEqual([]);
     expect((await exported()).find((row) => row.order_id === hotel)).toMatchObject({ held: 'false', discrepancy_settled_at: settled.order.discrepancy.settled.settled_at });
+  });
+
+  it('tells a reserve still held from one voided, though neither is money paid', async () => {
+    const held = await order('auth', 4000);
+    const voided = await order('auth', 2500);
+    await stack.json('POST', `/api/orders/${voided}/void`, 200, { admin: true, headers: { 'Idempotency-Key': `${voided}-void` } });
+    const rows = await exported();
+    expect(rows.map(({ order_id: id, paid, capturable, capturable_decimal: decimal, voided: isVoided }) => [id, paid, capturable, decimal, isVoided])).toEqual([
+      [voided, '0', '0', '0.00', 'true'],
+      [held, '0', '4000', '40.00', 'false'],
+    ]);
   });
 
   it('keeps customers’ text as text: quoted, and never run as a formula', async () => {
@@ -248,6 +260,88 @@ describe('GET /api/exports/orders', () => {
   });
 });
 
+/** Waits out the clock's millisecond: what comes next is made after `now`. */
+async function nextMillisecond(): Promise<number> {
+  const now = Date.now();
+  while (Date.now() <= now) await new Promise((resolve) => setTimeout(resolve, 1));
+  return Date.now();
+}
+
+const period = (from: number, to: number) => `from=${encodeURIComponent(new Date(from).toISOString())}&to=${encodeURIComponent(new Date(to).toISOString())}`;
+
+describe('the journal of money moved: GET /api/movements, /api/exports/movements', () => {
+  it('dates each sale, capture and refund by when it was made, so a closed period keeps its figures', async () => {
+    const start = Date.now();
+    const tea = await order('purchase', 1010, { description: 'Green tea, 250 g' });
+    const hotel = await order('auth', 5000);
+    await order('purchase', 7000, {}, 'rejected');
+    const closed = await nextMillisecond();
+    // The period is closed; then come a refund of its sale and the capture of its reserve.
+    await operate(tea, 'refund', 300);
+    await operate(hotel, 'capture', 3000);
+    const end = (await nextMillisecond()) + 1;
+
+    const first = await stack.json('GET', `/api/movements?${period(start, closed)}`, 200, { admin: true });
+    expect(first.movements.map((m: Record<string, unknown>) => [m.kind, m.order_id, m.amount, m.description])).toEqual([['sale', tea, 1010, 'Green tea, 250 g']]);
+    const later = await stack.json('GET', `/api/movements?${period(closed, end)}`, 200, { admin: true });
+    expect(later.movements.map((m: Record<string, unknown>) => [m.kind, m.order_id, m.amount, m.origin])).toEqual([['refund', tea, -300, 'merchant'], ['capture', hotel, 3000, 'merchant']]);
+    expect(later.movements[0]).toMatchObject({ currency: 'UAH', order_created_at: first.movements[0].order_created_at, operation_id: expect.any(String), payment_id: first.movements[0].payment_id });
+
+    // The money of the closed period is what it was when it closed, dated by movement; by order it changed.
+    const money = (query: string) => stack.json('GET', `/api/stats/money?${query}`, 200, { admin: true });
+    expect(await money(`${period(start, closed)}&dated_by=movement`)).toMatchObject({ dated_by: 'movement', money: [{ currency: 'UAH', paid: 1010, refunded: 0, net: 1010 }] });
+    expect(await money(`${period(closed, end)}&dated_by=movement`)).toMatchObject({ money: [{ currency: 'UAH', paid: 3000, refunded: 300, net: 2700 }] });
+    expect(await money(period(start, closed))).toMatchObject({ dated_by: 'order', money: [{ currency: 'UAH', paid: 1010 + 3000, refunded: 300, net: 3710 }] });
+
+    // The file: the same lines, signed, their decimals beside them, adding up to the period's net.
+    const rows = await exported(`?${period(closed, end)}`, 'movements');
+    expect(rows.map(({ kind, order_id: id, currency, amount, amount_decimal: decimal }) => [kind, id, currency, amount, decimal])).toEqual([
+      ['refund', tea, 'UAH', '-300', '-3.00'],
+      ['capture', hotel, 'UAH', '3000', '30.00'],
+    ]);
+    expect(rows.reduce((sum, row) => sum + Number(row.amount), 0)).toBe(2700);
+    // A signed link for the browser: the same file without the token.
+    const link = await stack.json('GET', `/api/exports/movements/link?${period(closed, end)}`, 200, { admin: true });
+    expect(link.path).toMatch(/^\/api\/downloads\/movements\?from=/);
+    expect(await exported(link.path, 'movements', { admin: false })).toEqual(rows);
+  });
+
+  it('pages oldest first, every movement once', async () => {
+    const start = Date.now();
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push(await order('purchase', 1000 + i));
+    const end = (await nextMillisecond()) + 1;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { movements: { order_id: string }[]; next_cursor: string | null } = await stack.json('GET', `/api/movements?${period(start, end)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, 200, { admin: true });
+      expect(page.movements.length).toBeLessThanOrEqual(2);
+      seen.push(...page.movements.map((m) => m.order_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(made);
+  });
+
+  it('is the merchant’s only, and refuses a period it cannot read with 400 naming the field', async () => {
+    for (const path of ['/api/movements', '/api/exports/movements', '/api/exports/movements/link', '/api/downloads/movements']) {
+      expect((await stack.request('GET', path)).status, path).toBe(path.startsWith('/api/downloads') ? 403 : 401);
+    }
+    for (const [path, field] of [
+      ['/api/movements?from=yesterday', 'from'],
+      ['/api/movements?from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z', 'to'],
+      ['/api/movements?cursor=abc', 'cursor'],
+      ['/api/movements?limit=201', 'limit'],
+      ['/api/movements?status=success', 'status'],
+      ['/api/exports/movements?limit=10', 'limit'],
+      ['/api/exports/movements/link?to=2030-01-01', 'to'],
+      ['/api/stats/money?dated_by=payout', 'dated_by'],
+    ] as const) {
+      const problem = await stack.json('GET', path, 400, { admin: true });
+      expect(Object.keys(problem.error.fields), path).toContain(field);
+    }
+  });
+});
+
 /** What was sold, and one currency's orders: through the companion on each database. */
 function describeTheFile(backend: string, reopen?: () => Promise<Stack>): void {
   describe(`the accountant's file on ${backend}`, () => {
@@ -293,10 +387,10 @@ describe('the orders file’s name', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="orders-2026-12-01-to-2026-12-31.csv"');
     await response.arrayBuffer();
-    expect(exportName('2026-11-01T00:00:00+02:00', '2026-11-02T00:00:00+02:00', 0)).toBe('orders-2026-11-01.csv');
-    expect(exportName('2026-03-01T00:00:00Z', '2026-03-01T12:30:00Z', 0)).toBe('orders-2026-03-01.csv');
-    expect(exportName('2024-03-01T00:00:00.000-05:00', undefined, 0)).toBe('orders-from-2024-03-01.csv');
-    expect(exportName(undefined, '2024-03-01T00:00:00-05:00', 0)).toBe('orders-to-2024-02-29.csv');
-    expect(exportName(undefined, undefined, Date.UTC(2026, 10, 30, 23))).toBe('orders-2026-11-30.csv');
+    expect(exportName('orders', '2026-11-01T00:00:00+02:00', '2026-11-02T00:00:00+02:00', 0)).toBe('orders-2026-11-01.csv');
+    expect(exportName('orders', '2026-03-01T00:00:00Z', '2026-03-01T12:30:00Z', 0)).toBe('orders-2026-03-01.csv');
+    expect(exportName('orders', '2024-03-01T00:00:00.000-05:00', undefined, 0)).toBe('orders-from-2024-03-01.csv');
+    expect(exportName('orders', undefined, '2024-03-01T00:00:00-05:00', 0)).toBe('orders-to-2024-02-29.csv');
+    expect(exportName('orders', undefined, undefined, Date.UTC(2026, 10, 30, 23))).toBe('orders-2026-11-30.csv');
   });
 });

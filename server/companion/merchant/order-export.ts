@@ -10,7 +10,6 @@
  * Amounts are integer minor units, as everywhere in the API, with the same figures as decimals
  * of the currency's digits beside them for people (`_decimal`, a point, no grouping).
  */
-import { setImmediate as loopTurn } from 'node:timers/promises';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { decimalMinorUnits } from '@payform/gateway';
@@ -20,6 +19,8 @@ import type { CompanionEnv } from '../context.js';
 import { validate } from '../http/validate.js';
 import { csvLine } from './csv.js';
 import type { CsvCell } from './csv.js';
+import { csvFile, exportName } from './csv-file.js';
+import type { CsvPage } from './csv-file.js';
 import { DOWNLOADS_PATH, issueLink } from './download-links.js';
 import { OrderFilterQuery, orderSearch } from './order-routes.js';
 import { LARGEST_PAGE } from './page-query.js';
@@ -69,12 +70,16 @@ const COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [
   ['held', (row) => (isHeld(row.payment.discrepancy) ? 'true' : 'false')],
   // A discrepancy a person settled: when, so the file tells it from an order never held.
   ['discrepancy_settled_at', (row) => (row.payment.discrepancy?.settled ? new Date(row.payment.discrepancy.settled.settledAt).toISOString() : null)],
+  // Last, so a file read by position keeps its columns: what an auth still holds, and whether it
+  // was voided (either way it shows no money paid).
+  ...money('capturable', (row) => row.totals.capturable),
+  ['voided', (row) => (row.totals.voided ? 'true' : 'false')],
 ];
 
 export const EXPORT_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
 
 /** One page of the ledger as CSV lines, and where the next one starts (null: the last). */
-async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string | undefined): Promise<{ text: string; next: string | null }> {
+async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string | undefined): Promise<CsvPage> {
   const page = await ledger.listOrders({ ...query, limit: LARGEST_PAGE, ...(cursor !== undefined && { cursor }) });
   // Two reads for the page, whatever it holds: its operations, and its sessions' descriptions.
   const [totals, descriptions] = await Promise.all([ledger.totalsOfOrders(page.orders), ledger.descriptionsOfOrders(page.orders)]);
@@ -98,83 +103,12 @@ export function orderExportRoutes(): Hono<CompanionEnv> {
 }
 
 /** The file of the orders `query` finds, streamed: for the bearer route and the signed link alike. */
-export async function ordersCsv(c: Context<CompanionEnv>, query: LedgerOrderQuery): Promise<Response> {
-  const { ledger, clock, logger } = c.var.services;
-  // Read before the answer starts: a ledger that cannot be read is the API's usual 5xx, not
-  // a 200 cut short.
-  const first = await pageText(ledger, query, undefined);
-  const encoder = new TextEncoder();
-  let next = first.next;
-  // The client left (a closed tab, an interrupted curl): a page read meanwhile is dropped.
-  let stopped = false;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      // The byte order mark tells Excel the file is UTF-8 (names in Cyrillic); CSV readers skip it.
-      controller.enqueue(encoder.encode(`\uFEFF${csvLine(EXPORT_COLUMNS)}${first.text}`));
-      if (next === null) controller.close();
-    },
-    // Pulled as the client reads: a slow download holds one page, not the ledger. A read that
-    // fails later cuts the answer short, so the client sees a broken download, never a file
-    // that looks whole.
-    async pull(controller) {
-      if (next === null) return;
-      // A turn of the event loop first: an SQLite ledger answers synchronously and a fast client's
-      // socket takes each page at once, so without it the whole file would be written before any
-      // payment, webhook or /healthz waiting meanwhile is served.
-      await loopTurn();
-      if (stopped) return;
-      let page: { text: string; next: string | null };
-      try {
-        page = await pageText(ledger, query, next);
-      } catch (error) {
-        if (stopped) return;
-        // The answer's status is sent: only the log says why the file stopped.
-        logger.error('the orders export stopped: the ledger could not be read', { err: error });
-        // Served by Node, the connection is cut (no last chunk): an errored stream would have
-        // @hono/node-server print the error again, unredacted, on stderr.
-        const outgoing = c.env?.outgoing;
-        if (outgoing) return void outgoing.destroy();
-        return controller.error(error);
-      }
-      if (stopped) return;
-      next = page.next;
-      controller.enqueue(encoder.encode(page.text));
-      if (next === null) controller.close();
-    },
-    cancel() {
-      stopped = true;
-    },
-  }, { highWaterMark: 0 });
-  const name = exportName(c.req.query('created_from'), c.req.query('created_to'), clock());
-  return new Response(body, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8; header=present',
-      'Content-Disposition': `attachment; filename="${name}"`,
-      'Cache-Control': 'no-store',
-    },
+export function ordersCsv(c: Context<CompanionEnv>, query: LedgerOrderQuery): Promise<Response> {
+  const { ledger, clock } = c.var.services;
+  return csvFile(c, {
+    columns: EXPORT_COLUMNS,
+    page: (cursor) => pageText(ledger, query, cursor),
+    name: exportName('orders', c.req.query('created_from'), c.req.query('created_to'), clock()),
+    said: 'the orders export',
   });
-}
-
-/**
- * The file's name: the days its orders were created in, as the query wrote them — in its own
- * offset, so December in Kiritimati is not the last of November in UTC, and this month's file
- * and last month's never share a name — else the day (UTC) it was made.
- */
-export function exportName(from: string | undefined, to: string | undefined, now: number): string {
-  const first = from?.slice(0, 10);
-  const last = to === undefined ? undefined : lastDayBefore(to);
-  if (first && last) return first === last ? `orders-${first}.csv` : `orders-${first}-to-${last}.csv`;
-  if (first) return `orders-from-${first}.csv`;
-  if (last) return `orders-to-${last}.csv`;
-  return `orders-${new Date(now).toISOString().slice(0, 10)}.csv`;
-}
-
-/** The last day an exclusive end (an ISO 8601 date-time) takes in: the day before it at its midnight. */
-function lastDayBefore(end: string): string {
-  const day = end.slice(0, 10);
-  if (!/^\d{4}-\d\d-\d\dT00:00(?::00(?:\.0+)?)?(?:Z|[+-])/.test(end)) return day;
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const before = new Date(0);
-  before.setUTCFullYear(year, month - 1, date - 1);
-  return before.toISOString().slice(0, 10);
 }

@@ -5,7 +5,7 @@
  *   GET /api/receipts/:date/link the same query: a signed link to the same ZIP, and whether it is empty
  *   GET /api/stats              ?from=&to=&bucket=hour|day&time_zone=|utc_offset_minutes=
  *                               payments per bucket by outcome, with the success rate
- *   GET /api/stats/money        ?from=&to=  what the period's payments came to per currency
+ *   GET /api/stats/money        ?from=&to=&dated_by=order|movement  what the period's payments (or movements) came to per currency
  *
  * The money is a route of its own: it reads each payment's operations, dearer than the counts,
  * which the back office reads again at every change the live feed brings.
@@ -85,7 +85,14 @@ const Counts = {
 };
 
 export const MoneyQuery = z
-  .strictObject({ from: QueryInstant.optional(), to: QueryInstant.optional() })
+  .strictObject({
+    from: QueryInstant.optional(),
+    to: QueryInstant.optional(),
+    dated_by: z
+      .enum(['order', 'movement'])
+      .default('order')
+      .describe('order: each order’s money in the period it was created in, its later refunds too (a closed period changes as they come); movement: each sale, capture and refund in the period it was made, as GET /api/movements lists them (a closed period keeps its figures)'),
+  })
   .refine((query) => query.from === undefined || query.to === undefined || query.to > query.from, { path: ['to'], message: 'must be after from' });
 
 export const CurrencyTotalsView = z.object({
@@ -99,9 +106,10 @@ export const CurrencyTotalsView = z.object({
 export const MoneyView = z.object({
   from: z.iso.datetime(),
   to: z.iso.datetime(),
+  dated_by: z.enum(['order', 'movement']),
   money: z
     .array(CurrencyTotalsView)
-    .describe('What the payments created in the period came to, one entry per currency that has money in it (by code): an order counts in the period it was created in, its later refunds too. Pending operations count once they succeed'),
+    .describe('One entry per currency that has money in the period (by code). Dated by order: what the payments created in the period came to, their later refunds too; by movement: what was paid and refunded in it. Pending operations count once they succeed'),
 });
 
 export const StatsView = z.object({
@@ -165,10 +173,11 @@ export function reportRoutes(): Hono<CompanionEnv> {
     const query = c.req.valid('query');
     const to = query.to ?? clock() + 1;
     const from = query.from ?? to - DEFAULT_WINDOW.day;
-    const money = await ledger.moneyTotals({ from, to });
+    const money = await ledger.moneyTotals({ from, to, datedBy: query.dated_by });
     return c.json({
       from: new Date(from).toISOString(),
       to: new Date(to).toISOString(),
+      dated_by: query.dated_by,
       money: money.map(({ currency, paid, refunded, net }) => ({ currency, paid, refunded, net })),
     } satisfies z.output<typeof MoneyView>);
   });
