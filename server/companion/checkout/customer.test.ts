@@ -332,3 +332,39 @@ describe('a card number written into the tax id or the customer id a merchant se
     }
   });
 });
+
+describe('a card number percent-escaped as the UTF-8 of other digits', () => {
+  // What a browser puts in an address for "４１１１…" (full-width digits): the card check reads
+  // those digits as a card number's once they are written out, so their escapes must be too.
+  const fullWidth = (digits: string) => encodeURIComponent([...digits].map((digit) => String.fromCharCode(0xff10 + Number(digit))).join(''));
+  const escaped = fullWidth('4111111111111111');
+
+  it('is refused in a return_url and a customer id, not echoed, and nothing is kept', async () => {
+    const stack = await openStack();
+    const open = (fields: Record<string, unknown>) => stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', ...fields } });
+    for (const [fields, field] of [
+      [{ return_url: `https://shop.example/thanks?c=${escaped}` }, 'return_url'],
+      // Escaped again, as a page that escapes a whole address puts it in its query.
+      [{ return_url: `https://shop.example/thanks?c=${escaped.replace(/%/g, '%25')}` }, 'return_url'],
+      // A Diners Club number's 14 digits: the escapes of 16 are longer than a customer id may be.
+      [{ customer_id: fullWidth('30569309025904') }, 'customer_id'],
+    ] as const) {
+      const response = await open(fields);
+      const text = await response.text();
+      expect(response.status, text).toBe(400);
+      expect(JSON.parse(text).error.fields).toEqual({ [field]: 'must not contain a card number' });
+      expect(text).not.toContain('%EF%BC%');
+    }
+    expect(await orderCount(stack)).toBe(0);
+  });
+
+  it('leaves malformed escapes as they are written: the address is taken, nothing thrown', async () => {
+    const stack = await openStack();
+    // A lead byte cut short, a lone continuation byte, an overlong form, a byte UTF-8 never uses.
+    const return_url = 'https://shop.example/thanks?a=%EF%BC&b=%94%94&c=%C0%80&d=%FF%FE&e=%E4%BD%A0';
+    expect((await stack.openSession({ return_url })).return_url).toBe(return_url);
+    // Full-width digits that make no card number are kept too.
+    const order = `https://shop.example/thanks?order=${fullWidth('20261122')}`;
+    expect((await stack.openSession({ return_url: order })).return_url).toBe(order);
+  });
+});

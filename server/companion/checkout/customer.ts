@@ -11,19 +11,34 @@ import { definedFields } from '../optional-fields.js';
 
 export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
 
+/** A run of URL escapes, each maybe escaped again (`%2534` for `%34`). */
+const ESCAPED_BYTES = /(?:%(?:25)*[\da-f]{2})+/gi;
+// Not fatal: a malformed sequence (`%EF%BC`, `%C0%80`) reads as U+FFFD rather than throwing.
+const utf8 = new TextDecoder();
+
 /**
- * `value` with each URL escape of a digit (`%34`, escaped again `%2534`) read as the digit: no
- * encoder escapes one, so one that is escaped hides a number.
+ * `value` with its URL escapes read as the UTF-8 they spell: an escaped digit (`%34`, escaped
+ * again `%2534`), which no encoder writes, hides a number, and so does the UTF-8 of a full-width
+ * or other digit (`%EF%BC%94`, ４), which the card check reads as a digit once it is written out.
  */
-const escapedDigitsRead = (value: string): string => value.replace(/%(?:25)*3(\d)/g, '$1');
+function escapesRead(value: string): string {
+  return value.replace(ESCAPED_BYTES, (run) => {
+    const escapes = run.split('%');
+    const bytes = new Uint8Array(escapes.length - 1);
+    // The byte of each escape is its last two hex digits: `%25` before them only escaped its `%`.
+    for (let i = 1; i < escapes.length; i++) bytes[i - 1] = parseInt(escapes[i]!.slice(-2), 16);
+    return utf8.decode(bytes);
+  });
+}
 
 /**
  * Text that is kept, echoed and sent on may not hold a card number, however it is written: a payer
  * who types the card number into a name field would otherwise have it stored and sent on; an id
- * or an address with its digits percent-escaped (`%34%31…`) is read as the digits it spells.
+ * or an address with its digits percent-escaped (`%34%31…`, `%EF%BC%94…`) is read as the digits
+ * it spells.
  */
 export const holdsWrittenCardNumber = (value: string, holds: (value: string) => boolean = holdsCardNumber): boolean =>
-  holds(value) || (value.includes('%') && holds(escapedDigitsRead(value)));
+  holds(value) || (value.includes('%') && holds(escapesRead(value)));
 
 export const withoutCardNumber = <T extends z.ZodType<string>>(text: T, holds: (value: string) => boolean = holdsCardNumber) =>
   text.refine((value) => !holdsWrittenCardNumber(value, holds), { error: 'must not contain a card number' });

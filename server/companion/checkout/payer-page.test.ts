@@ -2,7 +2,12 @@
 // origins (anyone may send any page_url) never keeps a real misconfiguration from being said.
 import { describe, expect, it } from 'vitest';
 import { createLogger, memorySink } from '../log/logger.js';
+import { card } from '../test/cards.js';
+import { payBody, stacksPerTest } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
 import { PayerPages, returnablePage, shopHome } from './payer-page.js';
+
+const openStack = stacksPerTest();
 
 const options = { allowedOrigins: ['https://shop.example'], publicUrl: 'https://pay.shop.example', sandboxOrigin: undefined };
 
@@ -39,6 +44,26 @@ describe('returnablePage', () => {
     }
     // Ids and long runs of digits are not card numbers.
     expect(returnablePage('https://shop.example/checkout?order=20261128160000039595&cart=7', options)).toBe('https://shop.example/checkout?order=20261128160000039595&cart=7');
+  });
+
+  it('does not carry a page whose card number is escaped as the UTF-8 of full-width digits into the 3-D Secure return', async () => {
+    const resultUrls: string[] = [];
+    const stack: Stack = await openStack({
+      gateway: {
+        fetch: async (input, init) => {
+          const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { result_url?: string }) : {};
+          if (body.result_url) resultUrls.push(body.result_url);
+          return stack.sandbox.fetch(new Request(input, init));
+        },
+      },
+    });
+    // What a browser's address bar holds for a page whose query has "４１１１…" in it.
+    const fullWidth = encodeURIComponent([...'4111111111111111'].map((digit) => String.fromCharCode(0xff10 + Number(digit))).join(''));
+    const session = await stack.openSession();
+    const paid = await stack.pay(session.id, payBody({ card: card('three_ds_challenge'), page_url: `https://shop.example/cart?c=${fullWidth}` }));
+    expect(await paid.json()).toMatchObject({ status: 'redirect' });
+    expect(resultUrls).toEqual([`${stack.companionUrl}/checkout/return/${session.id}`]);
+    expect(stack.logs.join('\n')).toContain('its address holds a card number');
   });
 
   it('says a page refused for a card number by its origin alone', () => {
