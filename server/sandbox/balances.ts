@@ -1,13 +1,17 @@
 /**
- * Balances of a project's accounts and terminals. A project whose settings name none has a
- * settlement account in its currency and a test account in XTS, and three terminals: the
- * e-commerce one that the sandbox's payments go through, a recurring-payments one, and an
- * offline one whose balance can never be read (it shows up in `failed_terminals`). Ids are
- * derived from the pos_id, so they stay the same across restarts.
+ * Balances of a project's accounts and terminals. An account holds one currency and the gateway
+ * converts nothing (neither the interface nor its notes speak of conversion), so a project whose
+ * settings name none has an account and an e-commerce terminal in every currency it accepts, and
+ * a payment moves those of its own currency. Accounts: the settlement account in the project's
+ * currency, the test account in XTS, a settlement account in each other accepted currency.
+ * Terminals: the e-commerce one in the project's currency, a recurring-payments one, an offline
+ * one whose balance can never be read (it shows up in `failed_terminals`), and an e-commerce one
+ * in each other accepted currency. Ids are derived from the pos_id, so they stay the same across
+ * restarts.
  *
  * Available balances start from an opening figure and follow the project's successful payments:
  * purchases, captures and recurring charges in, less commission and refunds; payouts (credits)
- * and their commission out.
+ * and their commission out. A read adds the project's orders up once, for every currency.
  */
 import { createHash } from 'node:crypto';
 import { toWireAmount, wireStep } from '@payform/gateway/wire';
@@ -35,48 +39,69 @@ const ROLLING_RESERVE_BASIS_POINTS = 500;
 
 export function accountsOf(project: Project): readonly Ledger[] {
   if (project.accounts) return project.accounts;
-  return [
-    { id: derivedId(project, 'account:settlement'), name: 'Settlement account', currency: project.currency, live: true, opening: 1_250_000 },
-    { id: derivedId(project, 'account:test'), name: 'Test account', currency: 'XTS', live: true, opening: 0 },
-  ];
+  const own = project.currency;
+  const accounts: Ledger[] = [{ id: derivedId(project, 'account:settlement'), name: 'Settlement account', currency: own, live: true, opening: 1_250_000 }];
+  // One account per currency: a project whose own currency is XTS has no second XTS account.
+  if (own !== 'XTS') accounts.push({ id: derivedId(project, 'account:test'), name: 'Test account', currency: 'XTS', live: true, opening: 0 });
+  for (const currency of project.currencies) {
+    if (currency === own || currency === 'XTS') continue;
+    accounts.push({ id: derivedId(project, `account:settlement:${currency}`), name: `Settlement account (${currency})`, currency, live: true, opening: 0 });
+  }
+  return accounts;
 }
 
 export function terminalsOf(project: Project): readonly Ledger[] {
   if (project.terminals) return project.terminals;
-  return [
-    { id: derivedId(project, 'terminal:ecommerce'), name: 'E-commerce terminal', currency: project.currency, live: true, opening: 480_000 },
-    { id: derivedId(project, 'terminal:recurring'), name: 'Recurring payments terminal', currency: project.currency, live: false, opening: 93_550 },
+  const own = project.currency;
+  const terminals: Ledger[] = [
+    { id: derivedId(project, 'terminal:ecommerce'), name: 'E-commerce terminal', currency: own, live: true, opening: 480_000 },
+    { id: derivedId(project, 'terminal:recurring'), name: 'Recurring payments terminal', currency: own, live: false, opening: 93_550 },
     {
       id: derivedId(project, 'terminal:offline'),
       name: 'Offline terminal',
-      currency: project.currency,
+      currency: own,
       live: false,
       opening: 0,
       // The sandbox's own, so a merchant seeing it in the back office does not take it for a fault of theirs.
       unavailable: 'Terminal balance is temporarily unavailable: the acquiring bank did not answer (the sandbox\'s offline terminal, whose balance never reads: it shows how failed_terminals look)',
     },
   ];
+  for (const currency of project.currencies) {
+    if (currency === own) continue;
+    terminals.push({ id: derivedId(project, `terminal:ecommerce:${currency}`), name: `E-commerce terminal (${currency})`, currency, live: true, opening: 0 });
+  }
+  return terminals;
 }
 
+/** What a currency's orders came to: `gross` paid in (the reserve is held on it), `net` after everything. */
+export interface Turnover {
+  readonly gross: MinorUnits;
+  readonly net: MinorUnits;
+}
+
+const NO_TURNOVER: Turnover = { gross: 0, net: 0 };
+
 /**
- * Net turnover of the project's orders in a currency: what was paid in, less commission and
- * refunds, less what was paid out (credits) with their commission. Payouts are not turnover: the
- * rolling reserve is held on what came in.
+ * Net turnover of the project's orders, per currency, in one pass: what was paid in, less
+ * commission and refunds, less what was paid out (credits) with their commission. Payouts are not
+ * turnover: the rolling reserve is held on what came in.
  */
-function turnover(orders: readonly Order[], currency: string): { gross: MinorUnits; net: MinorUnits } {
-  let gross = 0;
-  let net = 0;
+export function turnovers(orders: readonly Order[]): ReadonlyMap<string, Turnover> {
+  const totals = new Map<string, { gross: MinorUnits; net: MinorUnits }>();
   for (const order of orders) {
-    if (order.payment.currency !== currency || order.payment.status !== 'success') continue;
-    if (order.payment.method === 'credit') {
-      net -= order.payment.amount + (order.payment.fees ? totalFee(order.payment.fees) : 0);
+    const payment = order.payment;
+    if (payment.status !== 'success') continue;
+    let total = totals.get(payment.currency);
+    if (!total) totals.set(payment.currency, (total = { gross: 0, net: 0 }));
+    if (payment.method === 'credit') {
+      total.net -= payment.amount + (payment.fees ? totalFee(payment.fees) : 0);
       continue;
     }
     const { paid, fees } = settled(order);
-    gross += paid;
-    net += paid - fees - sumAmounts(succeeded(order, 'refund'));
+    total.gross += paid;
+    total.net += paid - fees - sumAmounts(succeeded(order, 'refund'));
   }
-  return { gross, net };
+  return totals;
 }
 
 /** Money an order brought in and the commission on it: an auth counts by its captures. */
@@ -92,8 +117,12 @@ function settled(order: Order): { paid: MinorUnits; fees: MinorUnits } {
   return { paid: payment.amount + sumAmounts(charges), fees };
 }
 
-export function accountView(ledger: Ledger, orders: readonly Order[], reserveSpelling: 'rollingReserve' | 'rolling_reserve'): AccountResponse {
-  const { gross, net } = ledger.live ? turnover(orders, ledger.currency) : { gross: 0, net: 0 };
+function turnoverOf(ledger: Ledger, totals: ReadonlyMap<string, Turnover>): Turnover {
+  return (ledger.live && totals.get(ledger.currency)) || NO_TURNOVER;
+}
+
+export function accountView(ledger: Ledger, totals: ReadonlyMap<string, Turnover>, reserveSpelling: 'rollingReserve' | 'rolling_reserve'): AccountResponse {
+  const { gross, net } = turnoverOf(ledger, totals);
   // Rounded down to what the wire carries: 10 fils in a three-decimal currency, whose 0.506 it cannot say.
   const step = wireStep(ledger.currency);
   const reserve = Math.floor((gross * ROLLING_RESERVE_BASIS_POINTS) / (10_000 * step)) * step;
@@ -108,8 +137,8 @@ export function accountView(ledger: Ledger, orders: readonly Order[], reserveSpe
   };
 }
 
-export function terminalView(ledger: Ledger, orders: readonly Order[]): TerminalResponse {
-  const { net } = ledger.live ? turnover(orders, ledger.currency) : { net: 0 };
+export function terminalView(ledger: Ledger, totals: ReadonlyMap<string, Turnover>): TerminalResponse {
+  const { net } = turnoverOf(ledger, totals);
   return {
     id: ledger.id,
     name: ledger.name,

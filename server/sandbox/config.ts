@@ -22,7 +22,7 @@ export type ThreeDSecurePolicy = 'card' | 'always' | 'never';
 export interface Project extends ProjectCredentials {
   /** Shown on the checkout page, 3-D Secure page and receipts. */
   readonly name: string;
-  /** Currency of the project's balances. */
+  /** Currency of the project's settlement account and first terminals (balances.ts). */
   readonly currency: string;
   /** Currencies payments may be made in; others are declined with 4124. */
   readonly currencies: readonly string[];

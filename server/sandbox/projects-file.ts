@@ -75,7 +75,7 @@ export const ProjectEntry = z
     api_secret: credential(/\s/, 'whitespace'),
     endpoints_key: credential(undefined, ''),
     name: requiredText(128),
-    /** Currency of the project's balances; default the first of `currencies`. */
+    /** Currency of the project's settlement account and first terminals; default the first of `currencies`. */
     currency: Currency.optional(),
     currencies: z.array(Currency).min(1, { error: 'must name at least one currency' }).optional(),
     sub_merchants: z.array(Uuid).optional(),

@@ -20,13 +20,53 @@ const balanceRead = (path: string) => sandbox.get(path, { 'X-API-KEY': '' });
 describe('balances', () => {
   it('lists the accounts with plausible balances that follow the project’s payments', async () => {
     const before = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
-    expect(before.accounts.map((account) => [account.name, account.currency])).toEqual([['Settlement account', 'UAH'], ['Test account', 'XTS']]);
+    expect(before.accounts.map((account) => [account.name, account.currency])).toEqual([
+      ['Settlement account', 'UAH'], ['Test account', 'XTS'], ['Settlement account (USD)', 'USD'], ['Settlement account (EUR)', 'EUR'], ['Settlement account (PLN)', 'PLN'],
+    ]);
     expect(before.accounts[0]?.balances).toEqual({ available: 12500, rollingReserve: 0 });
     const payment = await pay({ amount: 100 });
     await sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: payment.order_id, order_currency: 'UAH', refund_amount: 40 });
     const after = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
     // +100 paid, -1.55 commission, -40 refunded, -5 (5%) held in the rolling reserve.
     expect(after.accounts[0]?.balances).toEqual({ available: 12553.45, rollingReserve: 5 });
+  });
+
+  it('keeps an account and an e-commerce terminal in every currency the project accepts, each moved by its own payments', async () => {
+    expect(await pay({ amount: 50, currency: 'EUR' })).toMatchObject({ status: 'success', fee: { amount: 0.8, currency: 'EUR' } });
+    const list = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
+    // +50 paid, -0.80 commission (5 cents + 1.5 %), -2.50 (5 %) held in the rolling reserve; in EUR, not in UAH.
+    expect(list.accounts.map((account) => [account.name, account.currency, account.balances])).toEqual([
+      ['Settlement account', 'UAH', { available: 12500, rollingReserve: 0 }],
+      ['Test account', 'XTS', { available: 0, rollingReserve: 0 }],
+      ['Settlement account (USD)', 'USD', { available: 0, rollingReserve: 0 }],
+      ['Settlement account (EUR)', 'EUR', { available: 46.7, rollingReserve: 2.5 }],
+      ['Settlement account (PLN)', 'PLN', { available: 0, rollingReserve: 0 }],
+    ]);
+    const euros = list.accounts[3]?.id ?? '';
+    expect(AccountResponse.parse(await (await balanceRead(`${balances()}/accounts/${euros}`)).json())).toMatchObject({ id: euros, balances: { available: 46.7, rolling_reserve: 2.5 } });
+    const terminals = TerminalListResponse.parse(await (await balanceRead(`${balances()}/terminals`)).json());
+    expect(terminals.terminals.map((terminal) => [terminal.name, terminal.currency, terminal.balances.available])).toEqual([
+      ['E-commerce terminal', 'UAH', 4800],
+      ['Recurring payments terminal', 'UAH', 935.5],
+      ['E-commerce terminal (USD)', 'USD', 0],
+      ['E-commerce terminal (EUR)', 'EUR', 49.2],
+      ['E-commerce terminal (PLN)', 'PLN', 0],
+      ['E-commerce terminal (XTS)', 'XTS', 0],
+    ]);
+    // Ids stay derived from the pos_id, so they are the same across restarts.
+    const again = testSandbox();
+    const ids = async (box: TestSandbox) => AccountListResponse.parse(await (await box.get(`/api/v1/balances/pos/${box.project.posId}/accounts`)).json()).accounts.map((account) => account.id);
+    expect(await ids(again)).toEqual(list.accounts.map((account) => account.id));
+  });
+
+  it('keeps one account in XTS when XTS is the project’s own currency: a payment is not counted twice', async () => {
+    sandbox = testSandbox({ projects: [{ currency: 'XTS', currencies: ['XTS'] }] });
+    await pay({ amount: 2, currency: 'XTS' });
+    const list = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
+    // +2 paid, -0.08 commission, -0.10 reserve.
+    expect(list.accounts.map((account) => [account.name, account.currency, account.balances])).toEqual([
+      ['Settlement account', 'XTS', { available: 12501.82, rollingReserve: 0.1 }],
+    ]);
   });
 
   it('holds the reserve of a three-decimal currency in what the wire carries: two decimals, never 0.506 KWD', async () => {
@@ -71,7 +111,9 @@ describe('balances', () => {
 
   it('lists terminals with one that always fails in failed_terminals; reading that one answers 500, a status the interface lists for balances', async () => {
     const list = TerminalListResponse.parse(await (await balanceRead(`${balances()}/terminals`)).json());
-    expect(list.terminals.map((terminal) => terminal.name)).toEqual(['E-commerce terminal', 'Recurring payments terminal']);
+    expect(list.terminals.map((terminal) => terminal.name)).toEqual([
+      'E-commerce terminal', 'Recurring payments terminal', 'E-commerce terminal (USD)', 'E-commerce terminal (EUR)', 'E-commerce terminal (PLN)', 'E-commerce terminal (XTS)',
+    ]);
     expect(list.failed_terminals).toEqual([{ id: expect.any(String), message: expect.stringMatching(/unavailable/) }]);
     const working = await balanceRead(`${balances()}/terminals/${list.terminals[0]?.id ?? ''}`);
     expect(await working.json()).toMatchObject({ name: 'E-commerce terminal', balances: { available: 4800 } });

@@ -26,7 +26,7 @@ describe('health and authentication', () => {
     await expect(wrongKey.payments.create(direct(hook()))).rejects.toBeInstanceOf(AuthenticationError);
     // Order-state reads and balances need no X-API-KEY (the interface's table): one sent there is not checked.
     await expect(wrongKey.orders.get('any-order')).rejects.toBeInstanceOf(NotFoundError);
-    expect(await wrongKey.balances.listAccounts()).toHaveLength(2);
+    expect(await wrongKey.balances.listAccounts()).toHaveLength(5);
     const otherPos = sandbox.client({ posId: '00000000-0000-4000-8000-000000000000' });
     await expect(otherPos.balances.listTerminals()).rejects.toBeInstanceOf(AuthenticationError);
   });
@@ -39,12 +39,16 @@ describe('balances', () => {
     expect(accounts.map((account) => [account.name, account.currency, account.balances.available])).toEqual([
       ['Settlement account', 'UAH', 1_250_000],
       ['Test account', 'XTS', 0],
+      ['Settlement account (USD)', 'USD', 0],
+      ['Settlement account (EUR)', 'EUR', 0],
+      ['Settlement account (PLN)', 'PLN', 0],
     ]);
     const settlement = accounts[0]?.id ?? '';
     await client.payments.create(direct(hook(), { amount: 20000 }));
     expect(await client.balances.getAccount(settlement)).toMatchObject({ balances: { available: 1_250_000 + 20000 - 305 - 1000, rolling_reserve: 1000 } });
     const terminals = await client.balances.listTerminals();
-    expect(terminals.terminals).toHaveLength(2);
+    // The UAH e-commerce and recurring terminals, then an e-commerce terminal in each other accepted currency.
+    expect(terminals.terminals).toHaveLength(6);
     expect(terminals.failed_terminals).toEqual([{ id: expect.any(String), message: expect.stringContaining('unavailable') }]);
     expect(await client.balances.getTerminal(terminals.terminals[0]?.id ?? '')).toMatchObject({ name: 'E-commerce terminal', balances: { available: 480_000 + 20000 - 305 } });
     // A recurring charge pays its own commission, on its own amount: 5 + 1.5 % of 12.50 (18.75, up to 19).

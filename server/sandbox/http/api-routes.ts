@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { zipSync } from 'fflate';
 import { AccountParams, BalancesParams, TerminalParams, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest, OrderOperationParams, OrderParams, ResendWebhookQuery, CancelParams, CreatePaymentRequest, CreditRequest, PaymentRequestBasics, SplitPurchaseBasics, SplitPurchaseRequest, DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery, routes, SECONDARY_ORDER_ID_MAX, characters } from '@payform/gateway/wire';
 import type { OrderOperationResponse, Route } from '@payform/gateway/wire';
-import { accountsOf, accountView, terminalsOf, terminalView } from '../balances.js';
+import { accountsOf, accountView, terminalsOf, terminalView, turnovers } from '../balances.js';
 import { capture, refund, voidAuth } from '../operations.js';
 import { cancel, createPayment, LONG_ORDER_ID_REASON, outlivesSecondaryOperations } from '../payments.js';
 import { createPayout } from '../payouts.js';
@@ -91,8 +91,8 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
 
   api.get(routes.accounts.path, authenticate(gateway, routes.accounts), (c) => {
     const project = ownProject(c.get('project'), parseInput(BalancesParams, c.req.param()).pos_id);
-    const orders = store.orders(project.posId);
-    return c.json({ accounts: accountsOf(project).map((account) => accountView(account, orders, 'rollingReserve')) });
+    const totals = turnovers(store.orders(project.posId));
+    return c.json({ accounts: accountsOf(project).map((account) => accountView(account, totals, 'rollingReserve')) });
   });
   api.get(routes.account.path, authenticate(gateway, routes.account), (c) => {
     const params = parseInput(AccountParams, c.req.param());
@@ -100,14 +100,14 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     const account = accountsOf(project).find((candidate) => candidate.id === params.account_id);
     if (!account) throw Refusal.notFound(`Account ${params.account_id}`);
     // The samples spell the reserve both ways; the single-account answer uses the other spelling.
-    return c.json(accountView(account, store.orders(project.posId), 'rolling_reserve'));
+    return c.json(accountView(account, turnovers(store.orders(project.posId)), 'rolling_reserve'));
   });
   api.get(routes.terminals.path, authenticate(gateway, routes.terminals), (c) => {
     const project = ownProject(c.get('project'), parseInput(BalancesParams, c.req.param()).pos_id);
-    const orders = store.orders(project.posId);
+    const totals = turnovers(store.orders(project.posId));
     const terminals = terminalsOf(project);
     return c.json({
-      terminals: terminals.filter((terminal) => !terminal.unavailable).map((terminal) => terminalView(terminal, orders)),
+      terminals: terminals.filter((terminal) => !terminal.unavailable).map((terminal) => terminalView(terminal, totals)),
       failed_terminals: terminals
         .filter((terminal) => terminal.unavailable)
         .map((terminal) => ({ id: terminal.id, message: terminal.unavailable ?? '' })),
@@ -121,7 +121,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     // The interface's balances answer 200, 400, 401 or 500 (its Errors, 1): a balance the bank
     // did not give is the unexpected error, with the gateway's error body.
     if (terminal.unavailable) throw new Refusal(500, terminal.unavailable, { code: 'P-500' });
-    return c.json(terminalView(terminal, store.orders(project.posId)));
+    return c.json(terminalView(terminal, turnovers(store.orders(project.posId))));
   });
 
   // A credit reference gets a new number every time it is issued: a HEAD (answered with the GET's
