@@ -245,7 +245,10 @@ function succeed(gateway: SimulatedGateway, cause: RequestId | undefined, order:
   const project = gateway.projectOf(order);
   payment.timer = undefined;
   payment.eci = eci(payment.card, authenticated);
-  if (payment.method !== 'lookup') payment.fees = commission(payment.amount, payment.currency, project);
+  // Commission is charged on money moved: a purchase's now; an auth only holds the money, and its
+  // capture carries the commission on what it takes (operations.ts), so an auth's fee stays null
+  // and the fees reported add up to what the balances take.
+  if (payment.method === 'purchase') payment.fees = commission(payment.amount, payment.currency, project);
   if (payment.card && payment.card.behaviour !== 'wallet' && !payment.token) {
     payment.token = gateway.vault.issue(payment.posId, payment.card);
   }

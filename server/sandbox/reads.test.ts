@@ -69,6 +69,25 @@ describe('balances', () => {
     ]);
   });
 
+  it('charges an auth no fee, its capture the commission: the fees of answers, webhooks and order state add up to what the balance took', async () => {
+    const auth = await pay({ method: 'auth', amount: 500 });
+    expect(auth).toMatchObject({ status: 'success', status_code: '1002', fee: null, fixed_fee: null, percent_fee: null });
+    const orderId = String(auth.order_id);
+    const captured = await sandbox.postJson('/api/v1/capture', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH', charge_amount: 400 });
+    // 5 minor units + 1.5 % of the 400 captured, not of the 500 held.
+    expect(captured).toMatchObject({ status: 'success', amount: 400, fee: { amount: 6.05, currency: 'UAH' } });
+    await sandbox.deliver();
+    expect(sandbox.inbox.events(orderId).map((event) => [event.method, event.fee, event.fixed_fee, event.percent_fee])).toEqual([
+      ['auth', null, null, null],
+      ['capture', { amount: 6.05, currency: 'UAH' }, undefined, undefined],
+    ]);
+    const entries = await sandbox.getJson<Json[]>(`${pos()}/orders/${orderId}`);
+    expect(entries.map((entry) => [entry.method, entry.fee])).toEqual([['auth', null], ['capture', { amount: 6.05, currency: 'UAH' }]]);
+    const after = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
+    // +400 captured, -6.05 commission (the only fee reported), -20 (5 %) held in the rolling reserve.
+    expect(after.accounts[0]?.balances).toEqual({ available: 12873.95, rollingReserve: 20 });
+  });
+
   it('holds the reserve of a three-decimal currency in what the wire carries: two decimals, never 0.506 KWD', async () => {
     sandbox = testSandbox({ projects: [{ currency: 'KWD', currencies: ['KWD'] }] });
     await pay({ amount: 10.12, currency: 'KWD' });

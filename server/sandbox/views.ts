@@ -44,7 +44,7 @@ function money(amount: MinorUnits, currency: string) {
   return { amount: toWireAmount(amount, currency), currency };
 }
 
-/** fee (the total), fixed_fee or percent_fee: null before the commission is known. */
+/** fee (the total), fixed_fee or percent_fee: null before the commission is known, and where none is charged (an auth: its capture is). */
 function feePart(fees: Fees | null, part: 'total' | 'fixed' | 'percent', currency: string) {
   if (!fees) return null;
   return money(part === 'total' ? totalFee(fees) : fees[part], currency);
