@@ -10,8 +10,10 @@
  * restarts.
  *
  * Available balances start from an opening figure and follow the project's successful payments:
- * purchases, captures and recurring charges in, less commission and refunds; payouts (credits)
- * and their commission out. A read adds the project's orders up once, for every currency.
+ * purchases, captures and recurring charges in, less commission and refunds (with a split
+ * refund's commission); payouts (credits) and their commission out: every fee an answer or
+ * webhook reports is taken, and no other. A read adds the project's orders up once, for every
+ * currency.
  */
 import { createHash } from 'node:crypto';
 import { toWireAmount, wireStep } from '@payform/gateway/wire';
@@ -20,7 +22,7 @@ import type { AccountResponse, TerminalResponse } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import { totalFee } from './state/fees.js';
 import { succeeded, sumAmounts } from './state/records.js';
-import type { Order } from './state/records.js';
+import type { Operation, Order } from './state/records.js';
 
 export interface Ledger {
   readonly id: string;
@@ -98,8 +100,10 @@ export function turnovers(orders: readonly Order[]): ReadonlyMap<string, Turnove
       continue;
     }
     const { paid, fees } = settled(order);
+    // A refund returns its amount and pays its commission (a split refund's, split_fee; others none).
+    const refunds = succeeded(order, 'refund');
     total.gross += paid;
-    total.net += paid - fees - sumAmounts(succeeded(order, 'refund'));
+    total.net += paid - fees - sumAmounts(refunds) - feesOf(refunds);
   }
   return totals;
 }
@@ -110,11 +114,16 @@ function settled(order: Order): { paid: MinorUnits; fees: MinorUnits } {
   if (payment.method === 'lookup') return { paid: 0, fees: 0 };
   if (payment.method === 'auth') {
     const captures = succeeded(order, 'capture');
-    return { paid: sumAmounts(captures), fees: captures.reduce((sum, capture) => sum + (capture.fees ? totalFee(capture.fees) : 0), 0) };
+    return { paid: sumAmounts(captures), fees: feesOf(captures) };
   }
   const charges = order.recurring?.charges ?? [];
   const fees = [payment.fees, ...charges.map((charge) => charge.fees)].reduce((sum: MinorUnits, paid) => sum + (paid ? totalFee(paid) : 0), 0);
   return { paid: payment.amount + sumAmounts(charges), fees };
+}
+
+/** The commission of operations, as their answers and webhooks report it. */
+function feesOf(operations: readonly Operation[]): MinorUnits {
+  return operations.reduce((sum, operation) => sum + (operation.fees ? totalFee(operation.fees) : 0), 0);
 }
 
 function turnoverOf(ledger: Ledger, totals: ReadonlyMap<string, Turnover>): Turnover {

@@ -88,6 +88,25 @@ describe('balances', () => {
     expect(after.accounts[0]?.balances).toEqual({ available: 12873.95, rollingReserve: 20 });
   });
 
+  it('takes a split refund’s commission, which its answer and webhook report, from the balance', async () => {
+    const split = [{ amount: 70, sub_merchant_id: SUB_A }, { amount: 30, sub_merchant_id: SUB_B }];
+    const purchase = await sandbox.postJson('/api/v1/split/purchase', directPayment(sandbox.project, { amount: 100, split }));
+    const orderId = String(purchase.order_id);
+    const refunded = await sandbox.postJson('/api/v1/split/refund', {
+      pos_id: sandbox.project.posId, order_id: orderId, currency: 'UAH', refund_amount: 30,
+      split: [{ amount: 20, sub_merchant_id: SUB_A }, { amount: 10, sub_merchant_id: SUB_B }],
+    });
+    expect(refunded).toMatchObject({ status: 'success', fee: { amount: 0.45, currency: 'UAH' } });
+    await sandbox.deliver();
+    const reported = sandbox.inbox.events(orderId).map((event) => (event.fee as { amount: number } | null)?.amount ?? 0);
+    expect(reported).toEqual([1.55, 0.45]);
+    const after = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
+    // +100 paid, -1.55 and -0.45 commission (all the webhooks reported), -30 refunded, -5 (5 %) reserve.
+    expect(after.accounts[0]?.balances).toEqual({ available: 12563, rollingReserve: 5 });
+    const terminals = TerminalListResponse.parse(await (await balanceRead(`${balances()}/terminals`)).json());
+    expect(terminals.terminals[0]?.balances.available).toBe(4868);
+  });
+
   it('holds the reserve of a three-decimal currency in what the wire carries: two decimals, never 0.506 KWD', async () => {
     sandbox = testSandbox({ projects: [{ currency: 'KWD', currencies: ['KWD'] }] });
     await pay({ amount: 10.12, currency: 'KWD' });
