@@ -345,8 +345,16 @@ export interface Stats {
   readonly to: string;
 }
 
+/**
+ * How the money of a period is dated (GET /api/stats/money's `dated_by`): `order`, each order's
+ * money in the period it was created in, its later refunds too; `movement`, each sale, capture and
+ * refund in the period it was made, as the journal of money moved lists them.
+ */
+export type MoneyDating = 'order' | 'movement';
+
 /** What the period's payments came to (GET /api/stats/money), one entry per currency (never added across them). */
 export interface MoneyReport {
+  readonly dated_by: MoneyDating;
   readonly money: readonly CurrencyMoney[];
 }
 

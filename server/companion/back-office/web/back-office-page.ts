@@ -12,12 +12,13 @@ import { isolated, isolatedText } from './bidi-isolation.js';
 import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, downloadLink, fetchFile, followLink, forgetToken, newIdempotencyKey, outcomeUnknown, save, saveToken } from './admin-api.js';
 import type { ReceiptsLink } from './admin-api.js';
-import type { Balance, Change, ListedOrder, MoneyReport, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
+import type { Balance, Change, ListedOrder, MoneyDating, MoneyReport, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { listQuery, refreshedList } from './order-list.js';
 import { periodInstants, periodText, presetPeriod, timeZone, typedPeriod } from './order-period.js';
 import type { Period } from './order-period.js';
 import { displayLocale } from './locale.js';
-import { statsQuery } from './stats-query.js';
+import { moneyQuery, statsQuery } from './stats-query.js';
+import { moneyHeard } from './money-totals.js';
 import { downloadOrders } from './orders-csv.js';
 import type { CsvExportState } from './orders-csv.js';
 import { followChanges } from './live-feed.js';
@@ -91,6 +92,8 @@ let resending: string | undefined;
 let stats: Stats | undefined;
 /** The money of the figures' period, read with them, but apart: it reads each payment's operations. */
 let money: MoneyReport | undefined;
+/** How the money is dated: by order (as the counts are), or by when it moved (as books closed by period are). Kept while the period changes. */
+let datedBy: MoneyDating = 'order';
 /** When the money was last read: the live feed's rereads of the figures take it at most this often. */
 let moneyReadAt = 0;
 const MONEY_REREAD_MS = 60_000;
@@ -122,12 +125,13 @@ function content(): TemplateResult {
     <p class="visually-hidden" role="status" aria-live="polite">${announcement}</p>
     <div class="admin-overview">
       ${statsPanel(
-        { stats, money, problem: statsProblem, period: period && periodText(period, displayLocale()) },
+        { stats, money, datedBy, problem: statsProblem, period: period && periodText(period, displayLocale()) },
         {
           range(next) {
             bucket = next;
             void loadStats();
           },
+          dating: chooseDating,
           retry: () => void readAgain(loadStats, '#stats-heading'),
         },
       )}
@@ -751,6 +755,7 @@ async function readAgain(read: () => Promise<void>, heading: string): Promise<vo
 /** The figures of the period; its money too, unless `live` (the feed's reread) and read within MONEY_REREAD_MS. */
 async function loadStats(live = false): Promise<void> {
   const asked = period;
+  const dating = datedBy;
   try {
     const answer = await api<Stats>(token!, `/api/stats?${statsQuery(asked, bucket, timeZone())}`).catch((error: unknown) => {
       // A companion whose time zone data lacks the browser's zone: the period's first offset, fixed.
@@ -760,11 +765,13 @@ async function loadStats(live = false): Promise<void> {
     // Another period was chosen meanwhile: its own read answers for it.
     if (asked !== period) return;
     stats = answer;
-    if (!live || Date.now() - moneyReadAt >= MONEY_REREAD_MS) {
+    // None shown (dated the other way, and that read failed): read now, whenever the last was.
+    if (!live || money === undefined || Date.now() - moneyReadAt >= MONEY_REREAD_MS) {
       // The same instants as the counts just read; a rolling window's table may then lag the
       // counts by up to MONEY_REREAD_MS of live changes.
-      const read = await api<MoneyReport>(token!, `/api/stats/money?${new URLSearchParams({ from: answer.from, to: answer.to })}`);
-      if (asked !== period) return;
+      const read = await api<MoneyReport>(token!, `/api/stats/money?${moneyQuery(answer, dating)}`);
+      // Dated the other way since: that read answers for it.
+      if (asked !== period || dating !== datedBy) return;
       money = read;
       moneyReadAt = Date.now();
     }
@@ -775,6 +782,21 @@ async function loadStats(live = false): Promise<void> {
     statsProblem = isolatedText(t('stats.problem', { message: isolatedText(messageOf(error)) }));
   }
   page.refresh();
+}
+
+/**
+ * The money dated the other way, read again. Heard as well as seen: the figures change below
+ * the button the focus stays on.
+ */
+function chooseDating(next: MoneyDating): void {
+  if (next === datedBy) return;
+  datedBy = next;
+  // The figures shown are dated the other way until the new ones come.
+  money = undefined;
+  page.refresh();
+  void loadStats().then(() => {
+    if (datedBy === next && money?.dated_by === next) announce(moneyHeard(money));
+  });
 }
 
 /** The period chosen ended before now: no new order is created in it. */
@@ -910,6 +932,7 @@ function signOut(): void {
   alsoOrder = undefined;
   findProblem = undefined;
   period = undefined;
+  datedBy = 'order';
   stats = money = undefined;
   periodEditing = false;
   periodProblem = undefined;

@@ -6,10 +6,10 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
-import type { Balance, MoneyReport, Stats, Terminals } from './admin-api.js';
+import type { Balance, MoneyDating, MoneyReport, Stats, Terminals } from './admin-api.js';
 import { paymentsChart } from './payments-chart.js';
 import { isolated, shownAmount } from './bidi-isolation.js';
-import { moneyTable } from './money-totals.js';
+import { moneyDating, moneyTable } from './money-totals.js';
 import { displayLocale, formatPercent } from './locale.js';
 import { formatTime } from './times.js';
 
@@ -25,6 +25,8 @@ export interface StatsState {
   readonly stats?: Stats;
   /** The money of the same period, read apart (it reads each payment's operations). */
   readonly money?: MoneyReport | undefined;
+  /** How the money is to be dated: the choice pressed (the table says how the money it shows is). */
+  readonly datedBy: MoneyDating;
   /** The orders list's period the figures follow, as written for the reader; undefined: the last 24 hours or 30 days, pressed here. */
   readonly period?: string | undefined;
   /** Why the figures could not be read the last time (those shown, if any, are from before). */
@@ -38,7 +40,10 @@ const readProblem = (problem: string, retry: () => void) =>
     <button type="button" class="button button--small button--quiet" @click=${retry}>${t('retry')}</button>
   </div>`;
 
-export function statsPanel({ stats, money, problem, period }: StatsState, handlers: { range: (bucket: Stats['bucket']) => void; retry: () => void }): TemplateResult {
+export function statsPanel(
+  { stats, money, datedBy, problem, period }: StatsState,
+  handlers: { range: (bucket: Stats['bucket']) => void; dating: (datedBy: MoneyDating) => void; retry: () => void },
+): TemplateResult {
   const bucket = stats?.bucket ?? 'hour';
   const totals = stats?.totals;
   const rate = totals?.success_rate;
@@ -60,7 +65,8 @@ export function statsPanel({ stats, money, problem, period }: StatsState, handle
       ${totals?.cancelled ? html`<div title=${t('stats.cancelledHint')}><dt>${t('stats.cancelled')}</dt><dd>${totals.cancelled}</dd></div>` : nothing}
       <div><dt>${t('stats.rate')}</dt><dd>${rate === undefined || rate === null ? '—' : isolated(formatPercent(rate))}</dd></div>
     </dl>
-    ${money ? moneyTable(money) : nothing}
+    ${moneyDating(datedBy, handlers.dating)}
+    ${money ? moneyTable(money) : stats && !problem ? html`<p class="muted">${t('loading')}</p>` : nothing}
     ${problem ? readProblem(problem, handlers.retry) : nothing}
     ${stats ? paymentsChart(stats, period) : problem ? nothing : html`<p class="muted">${t('loading')}</p>`}
   </section>`;

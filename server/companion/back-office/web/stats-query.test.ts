@@ -3,7 +3,7 @@
 // it is about (Node reads TZ again when it changes), whatever zone the run is in.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { periodText, timeZone } from './order-period.js';
-import { statsQuery } from './stats-query.js';
+import { moneyQuery, statsQuery } from './stats-query.js';
 
 // As the runtime's time zone data names them (older data: Europe/Kiev, Asia/Katmandu).
 const kyiv = expect.stringMatching(/^Europe\/(Kyiv|Kiev)$/);
@@ -36,6 +36,18 @@ describe('the figures’ query', () => {
     const query = statsQuery({ choice: 'lastMonth', from: '2026-10-01', to: '2026-10-31' }, 'day', undefined);
     expect(query.get('utc_offset_minutes')).toBe('180');
     expect(query.has('time_zone')).toBe(false);
+  });
+});
+
+describe('the money’s query', () => {
+  const counted = { from: '2026-09-30T21:00:00.000Z', to: '2026-10-31T22:00:00.000Z' };
+
+  it('asks for the instants the counts were read for, dated by the order unless told otherwise', () => {
+    expect(Object.fromEntries(moneyQuery(counted, 'order'))).toEqual({ ...counted, dated_by: 'order' });
+  });
+
+  it('asks for the money dated by when it moved, for books closed by period', () => {
+    expect(Object.fromEntries(moneyQuery(counted, 'movement'))).toEqual({ ...counted, dated_by: 'movement' });
   });
 });
 

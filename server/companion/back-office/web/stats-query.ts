@@ -3,6 +3,7 @@
  * from a midnight of the browser's time zone — the zone the period's days are in —, so a month
  * the clocks change in has one bar per calendar day (its 23- or 25-hour day too).
  */
+import type { MoneyDating, Stats } from './admin-api.js';
 import { periodInstants, withOffset } from './order-period.js';
 import type { Period } from './order-period.js';
 
@@ -19,4 +20,13 @@ export function statsQuery(period: Period | undefined, bucket: 'hour' | 'day', z
   if (!instants) return new URLSearchParams({ bucket, ...edges });
   const hourly = instants.to.getTime() - instants.from.getTime() <= HOURLY_UP_TO_MS;
   return new URLSearchParams({ bucket: hourly ? 'hour' : 'day', from: withOffset(instants.from), to: withOffset(instants.to), ...edges });
+}
+
+/**
+ * What the money table asks of GET /api/stats/money: the instants the counts were just read for
+ * (their answer's `from` and `to`), dated as the reader chose — by the order, or by when the
+ * money moved.
+ */
+export function moneyQuery(counted: Pick<Stats, 'from' | 'to'>, datedBy: MoneyDating): URLSearchParams {
+  return new URLSearchParams({ from: counted.from, to: counted.to, dated_by: datedBy });
 }
