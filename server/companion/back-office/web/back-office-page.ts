@@ -19,7 +19,7 @@ import type { Period } from './order-period.js';
 import { displayLocale } from './locale.js';
 import { moneyQuery, statsQuery } from './stats-query.js';
 import { moneyHeard } from './money-totals.js';
-import { downloadOrders } from './orders-csv.js';
+import { downloadJournal, downloadOrders } from './orders-csv.js';
 import type { CsvExportState } from './orders-csv.js';
 import { followChanges } from './live-feed.js';
 import { FeedAnnouncer } from './feed-announcer.js';
@@ -103,6 +103,7 @@ let bucket: Stats['bucket'] = 'hour';
 let balances: BalancesState = {};
 let receipts: ReceiptsState = { busy: false };
 let csv: CsvExportState = { busy: false };
+let journal: CsvExportState = { busy: false };
 /** The open order's receipt on its way, by order and format: its button waits. */
 let receiptDownload: { readonly orderId: string; readonly format: 'html' | 'pdf' } | undefined;
 let unmatched: UnmatchedEvents | undefined;
@@ -144,7 +145,7 @@ function content(): TemplateResult {
     <div class="admin-orders">
       <div class="admin-main">
         ${ordersPanel(
-          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem, alsoOrder, csv, currencies: shopCurrencies(),
+          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem, alsoOrder, csv, journal, currencies: shopCurrencies(),
             period: { period, editing: periodEditing, problem: periodProblem && { field: periodProblem.field, text: t(periodProblem.problem) }, lang: displayLocale() } },
           handlers,
         )}
@@ -237,6 +238,9 @@ const handlers = {
   },
   exportCsv() {
     void exportOrders();
+  },
+  exportJournal() {
+    void exportJournal();
   },
   search(next: OrderSearch | undefined) {
     search = next;
@@ -551,6 +555,7 @@ async function download<State extends { readonly busy: boolean; readonly problem
   state: State,
   set: (next: State) => void,
   fetchAndSave: () => Promise<Omit<State, 'busy'> | void>,
+  said: (error: unknown) => string = problemText,
 ): Promise<void> {
   if (state.busy) return;
   set({ busy: true } as State);
@@ -562,7 +567,7 @@ async function download<State extends { readonly busy: boolean; readonly problem
       set({ busy: false } as State);
       return refused();
     }
-    set({ busy: false, problem: problemText(error) } as State);
+    set({ busy: false, problem: said(error) } as State);
   }
   page.refresh();
 }
@@ -578,6 +583,13 @@ function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> {
 /** Every order the list's filters match (not only the pages shown), as the companion's CSV file. */
 function exportOrders(): Promise<void> {
   return download(csv, (next) => (csv = next), () => downloadOrders(token!, listQuery({ kind, filter, search: search?.query, period })));
+}
+
+/** Each sale, capture and refund made in the list's period (its other filters are not the journal's), as the companion's CSV file. */
+function exportJournal(): Promise<void> {
+  return download(journal, (next) => (journal = next), () => downloadJournal(token!, period), (error) =>
+    isolatedText(t('orders.journalProblem', { message: isolatedText(messageOf(error)) })),
+  );
 }
 
 /**

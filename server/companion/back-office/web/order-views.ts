@@ -56,6 +56,8 @@ export interface OrderListState {
   readonly alsoOrder?: string | undefined;
   /** The list as a CSV file: on its way, or why it failed. */
   readonly csv: CsvExportState;
+  /** The journal of money moved over the list's period, as a CSV file: on its way, or why it failed. */
+  readonly journal: CsvExportState;
   /** The days the orders listed (and the CSV file) were created in. */
   readonly period: PeriodControlState;
   /** The currencies the shop's orders are known in (the list's, the money panel's): how Find reads an amount typed without one. */
@@ -89,6 +91,8 @@ export interface OrderHandlers extends PeriodHandlers {
   retry(): void;
   /** Every order the list's filters match, as a CSV file. */
   exportCsv(): void;
+  /** The journal of money moved over the list's period, as a CSV file. */
+  exportJournal(): void;
   /** `byKey`: pressed with Enter or Space, not clicked (a click of a key has no count). */
   act(action: OperationAction, byKey: boolean): void;
   resend(): void;
@@ -284,7 +288,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
         ${state.findProblem ? html`<p id="order-find-problem" class="notice notice--error order-find__problem" role="alert">${state.findProblem}</p>` : nothing}
       </form>
       ${periodControl(state.period, handlers)}
-      ${exportControl(state.csv, handlers.exportCsv)}
+      ${exportControl(state.csv, state.journal, handlers)}
     </header>
     ${state.search !== undefined
       ? html`<p class="orders__search">
