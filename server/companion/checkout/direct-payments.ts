@@ -57,6 +57,14 @@ const ABSENT_BROWSER: BrowserFingerprint = {
   browserLanguage: '', browserTimeZone: '', browserTimeZoneOffset: '',
 };
 
+/**
+ * The address the pay request came from, for its log line and its network's declines; none for
+ * a merchant's charge (no browser: its server asked, and the address it gave is the customer's
+ * at some other time) nor for a client whose address the host did not pass.
+ */
+const payerAddress = (request: DirectPayment): string | undefined =>
+  request.fingerprint === ABSENT_BROWSER || request.client.ip === UNKNOWN_ADDRESS ? undefined : request.client.ip;
+
 const REFUSED_PAGES_KEPT = 1_000;
 
 /** The gateway asked for its 3-D Secure page, and the update left it out: not an address to send a customer to. */
@@ -211,17 +219,17 @@ export class DirectPayments {
       if (!next.claimed) return payAnswer(liveAttempt(next));
       return this.#attempt(session, next.payment, card, customer, request, { ...send, retry: false, resent: next.resent });
     }
-    return this.#recordOrHold(session, payment, this.#update(payment, answer));
+    return this.#recordOrHold(session, payment, this.#update(payment, answer), payerAddress(request));
   }
 
-  async #recordOrHold(session: SessionTerms, payment: Payment, update: PaymentUpdate): Promise<PayAnswer> {
+  async #recordOrHold(session: SessionTerms, payment: Payment, update: PaymentUpdate, client: string | undefined): Promise<PayAnswer> {
     try {
-      return await this.#record(payment, update);
+      return await this.#record(payment, update, client);
     } catch (error) {
       if (!isLedgerUnavailable(error)) throw error;
       // The gateway has the payment; the database is away. Written once it is back; the customer
       // is answered from it meanwhile, never told to try again what has happened.
-      this.#held.hold(session.id, payment.orderId, error, async () => void (await this.#record(payment, update)));
+      this.#held.hold(session.id, payment.orderId, error, async () => void (await this.#record(payment, update, client)));
       return heldAnswer(payment, update);
     }
   }
@@ -331,12 +339,12 @@ export class DirectPayments {
   }
 
   /** The gateway answered: store what it said (unless a webhook got there first) and answer. */
-  async #record(payment: Payment, update: PaymentUpdate): Promise<PayAnswer> {
+  async #record(payment: Payment, update: PaymentUpdate, client: string | undefined): Promise<PayAnswer> {
     const { ledger, reactions, logger } = this.#deps;
     // The claim before the call was synced; the gateway keeps this answer and sends it again.
     const progress = await ledger.advancePayment(payment.orderId, update, { relaxed: true });
-    await reactions.paymentProgressed(progress, 'gateway_answer');
-    if (progress.progress === 'mismatch') logger.error('the gateway answered with another amount, currency or payment id; not applied', { order_id: payment.orderId });
+    await reactions.paymentProgressed(progress, 'gateway_answer', client);
+    if (progress.progress === 'mismatch') logger.error('the gateway answered with another amount, currency or payment id; not applied', { order_id: payment.orderId, client });
     return this.#answer(progress.payment);
   }
 

@@ -32,10 +32,14 @@ export class PaymentReactions {
     this.#deps = deps;
   }
 
-  /** A payment's status moved forward. */
-  async paymentAdvanced(payment: Payment, source: ChangeSource): Promise<void> {
+  /**
+   * A payment's status moved forward. `client`: the address of the pay request the gateway just
+   * answered, as the companion derives it (trusted proxies' X-Forwarded-For): logged, so an
+   * operator can tie declines to where they came from.
+   */
+  async paymentAdvanced(payment: Payment, source: ChangeSource, client?: string): Promise<void> {
     const { feed, logger, clock } = this.#deps;
-    logger.info('payment status changed', { order_id: payment.orderId, status: payment.status, status_code: payment.statusCode, source });
+    logger.info('payment status changed', { order_id: payment.orderId, status: payment.status, status_code: payment.statusCode, source, client });
     this.#deps.metrics?.paymentFinished(payment);
     if (payment.status === 'success') await this.#keepCard(payment);
     feed.publish({ kind: 'payment', orderId: payment.orderId, status: payment.status, source, at: clock() });
@@ -43,9 +47,16 @@ export class PaymentReactions {
   }
 
   /** What a ledger update of a payment calls for: the status moved on, or a discrepancy was noted. */
-  async paymentProgressed(progress: PaymentProgress, source: ChangeSource): Promise<void> {
-    if (progress.progress === 'advanced') await this.paymentAdvanced(progress.payment, source);
+  async paymentProgressed(progress: PaymentProgress, source: ChangeSource, client?: string): Promise<void> {
+    if (progress.progress === 'advanced') await this.paymentAdvanced(progress.payment, source, client);
     if (progress.progress === 'flagged') await this.discrepancyNoted(progress.payment, source);
+    // The webhook told the status first, without the client: the answer still says who paid.
+    if (client !== undefined && (progress.progress === 'updated' || progress.progress === 'stale')) this.#answeredLate(progress.payment, client);
+  }
+
+  /** The gateway's answer to a pay request came after a webhook had told its status. */
+  #answeredLate(payment: Payment, client: string): void {
+    this.#deps.logger.info('a pay attempt was answered as a webhook had already told', { order_id: payment.orderId, status: payment.status, status_code: payment.statusCode, client });
   }
 
   /** The gateway reported what contradicts the order (other figures, money moved past it); it is held. */
