@@ -1,18 +1,106 @@
-// Card testing spread over addresses and sessions, as a carding trial ran it: each attempt's line
-// names its client, so an operator can tie declines to where they came from afterwards.
-// In process against the real sandbox and SQLite.
+// Card testing spread over addresses and sessions, as a carding trial ran it: each client network
+// is cooled down after its declines, an IPv6 site is counted by its /48 too, and each attempt's
+// line names its client. In process against the real sandbox and SQLite, on a clock the test moves.
 import { describe, expect, it } from 'vitest';
 import type { Payment } from '../../ledger/index.js';
+import { TestClock } from '../../ledger/testing/databases.js';
 import { createLogger, memorySink } from '../log/logger.js';
 import { PaymentReactions } from '../payments/reactions.js';
 import { card } from '../test/cards.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
+import { ClientDeclines, DECLINE_WINDOW_MS, FIRST_COOL_DOWN_MS, LONGEST_COOL_DOWN_MS } from './client-declines.js';
 
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 const openStack = stacksPerTest();
 
 /** The log lines as objects, those with `msg` only when given. */
 const lines = (stack: Stack, msg?: string): Json[] => stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => msg === undefined || entry.msg === msg);
+
+/** One declined attempt from `ip`, on a session of its own (each session allows few). */
+async function decline(stack: Stack, ip: string): Promise<Response> {
+  const session = await stack.openSession();
+  return stack.pay(session.id, payBody({ card: card('rejected') }), { ip });
+}
+
+async function metric(stack: Stack, name: string): Promise<number | undefined> {
+  const text = await (await stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+describe('a client network declined again and again', () => {
+  it('is cooled down past twice perSession declines, longer at each strike, while other clients pay', async () => {
+    const clock = new TestClock(Date.now());
+    // perSession 2: a network may be declined 4 times in 15 minutes.
+    const stack = await openStack({ clock, companion: { metricsToken: METRICS_TOKEN, rateLimits: { perSession: 2, perClient: 100 } } });
+    const tester = '198.51.100.20';
+    for (let i = 0; i < 4; i += 1) expect(await (await decline(stack, tester)).json()).toMatchObject({ status: 'failure' });
+
+    const cooled = await decline(stack, tester);
+    expect(cooled.status).toBe(429);
+    expect(cooled.headers.get('retry-after')).toBe('900');
+    expect((await cooled.json()).error.code).toBe('rate_limited');
+    // A hosted page from it is refused alike; a customer elsewhere pays.
+    expect((await stack.request('POST', `/api/checkout/sessions/${(await stack.openSession()).id}/hosted`, { ip: tester, body: {} })).status).toBe(429);
+    expect(await (await stack.pay((await stack.openSession()).id, payBody(), { ip: '203.0.113.80' })).json()).toMatchObject({ status: 'success' });
+
+    const warned = lines(stack).filter((entry) => /cooled down after declines/.test(entry.msg));
+    expect(warned).toEqual([expect.objectContaining({ level: 'warn', client: tester, network: tester, by: 'client', declines: 4, strike: 1, retry_after_seconds: 900 })]);
+
+    // Back after 15 minutes; the next strike waits twice as long.
+    clock.advance(15 * 60_000);
+    for (let i = 0; i < 4; i += 1) expect((await decline(stack, tester)).status).toBe(200);
+    const again = await decline(stack, tester);
+    expect(again.status).toBe(429);
+    expect(again.headers.get('retry-after')).toBe('1800');
+    expect(await metric(stack, 'payform_decline_cool_downs_total{by="client"}')).toBe(2);
+  });
+
+  it('is not reached by a customer who pays after a few declines, nor by declines spread out in time', async () => {
+    const clock = new TestClock(Date.now());
+    const stack = await openStack({ clock, companion: { rateLimits: { perSession: 2, perClient: 100 } } });
+    for (let round = 0; round < 3; round += 1) {
+      for (let i = 0; i < 3; i += 1) expect((await decline(stack, '198.51.100.21')).status).toBe(200);
+      clock.advance(15 * 60_000);
+    }
+    expect(await (await stack.pay((await stack.openSession()).id, payBody(), { ip: '198.51.100.21' })).json()).toMatchObject({ status: 'success' });
+  });
+
+  it('behind a proxy the companion does not trust, is never the whole shop cooled down', async () => {
+    const stack = await openStack({ companion: { rateLimits: { perSession: 2, perClient: 100 } } });
+    const viaProxy = { ip: '10.0.0.5', headers: { 'X-Forwarded-For': '198.51.100.22' } };
+    for (let i = 0; i < 6; i += 1) {
+      const session = await stack.openSession();
+      expect((await stack.pay(session.id, payBody({ card: card('rejected') }), viaProxy)).status).toBe(200);
+    }
+    expect(await (await stack.pay((await stack.openSession()).id, payBody(), viaProxy)).json()).toMatchObject({ status: 'success' });
+  });
+});
+
+describe('an IPv6 client', () => {
+  it('is counted by its /48 too, with twice the per-client allowance, so rotating /64s does not escape the limit', async () => {
+    const stack = await openStack({ companion: { rateLimits: { perSession: 100, perClient: 2 } } });
+    const from = (subnet: number) => `2001:db8:abcd:${subnet.toString(16)}::1`;
+    const pay = async (ip: string) => (await stack.pay((await stack.openSession()).id, payBody(), { ip })).status;
+    // Two /64s use the /48's four attempts; a third /64 of it is refused, another /48 is not.
+    expect([await pay(from(1)), await pay(from(1)), await pay(from(2)), await pay(from(2))]).toEqual([200, 200, 200, 200]);
+    expect(await pay(from(3))).toBe(429);
+    expect(await pay('2001:db8:abce:1::1')).toBe(200);
+    expect(lines(stack, 'pay attempts rate limited')).toEqual([expect.objectContaining({ by: 'network', network: '2001:db8:abcd::/48', client: from(3) })]);
+  });
+
+  it('is cooled down when its /48 is declined four times perSession, however many /64s share it', async () => {
+    const stack = await openStack({ companion: { rateLimits: { perSession: 2, perClient: 100 } } });
+    // One decline per /64: none of them reaches its own 4; the /48 reaches its 8.
+    for (let subnet = 1; subnet <= 8; subnet += 1) expect((await decline(stack, `2001:db8:abcd:${subnet}::1`)).status).toBe(200);
+    expect((await decline(stack, '2001:db8:abcd:9::1')).status).toBe(429);
+    expect((await decline(stack, '2001:db8:abce:9::1')).status).toBe(200);
+    expect(lines(stack).filter((entry) => /cooled down after declines/.test(entry.msg))).toEqual([
+      expect.objectContaining({ client: '2001:db8:abcd:9::1', network: '2001:db8:abcd::/48', by: 'network', declines: 8 }),
+    ]);
+  });
+});
 
 describe('the line of a pay attempt', () => {
   it('names the client address as the companion derives it, behind a trusted proxy the forwarded one', async () => {
@@ -39,5 +127,35 @@ describe('the line of a pay attempt', () => {
     expect(memory.lines.map((line) => JSON.parse(line))).toEqual([
       expect.objectContaining({ msg: 'a pay attempt was answered as a webhook had already told', order_id: payment.orderId, status: 'failure', client: '198.51.100.71' }),
     ]);
+  });
+});
+
+describe('ClientDeclines', () => {
+  it('holds at most maxKeys networks, and forgets those whose window and strikes are past', () => {
+    let now = 0;
+    const declines = new ClientDeclines(() => now, 3);
+    for (const address of ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4']) declines.note(address);
+    expect(declines.size).toBe(3);
+    expect(declines.busiest(5).map(({ network }) => network)).toEqual(['192.0.2.2', '192.0.2.3', '192.0.2.4']);
+    now += DECLINE_WINDOW_MS;
+    declines.note('192.0.2.5');
+    expect(declines.size).toBe(1);
+  });
+
+  it('doubles a cool-down at each strike up to its longest, and forgets the strikes a day after the last', () => {
+    let now = 0;
+    const declines = new ClientDeclines(() => now);
+    const strike = () => {
+      declines.note('192.0.2.9');
+      return declines.coolDown('192.0.2.9', 1)!.retryAfterMs;
+    };
+    const waits = [];
+    for (let i = 0; i < 6; i += 1) {
+      waits.push(strike());
+      now += waits.at(-1)!;
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 16].map((times) => Math.min(FIRST_COOL_DOWN_MS * times, LONGEST_COOL_DOWN_MS)));
+    now += 24 * 60 * 60_000;
+    expect(strike()).toBe(FIRST_COOL_DOWN_MS);
   });
 });

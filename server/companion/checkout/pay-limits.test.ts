@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { awayWhile } from '../../ledger/testing/away-ledger.js';
 import { fileBackend } from '../../ledger/testing/databases.js';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
-import { clientNetwork } from '../http/client-address.js';
+import { clientNetwork, wideNetwork } from '../http/client-address.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';
@@ -107,6 +107,12 @@ describe('clientNetwork', () => {
     expect(clientNetwork('2001:db8:1::')).toBe('2001:db8:1:0::/64');
     expect(clientNetwork('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
     expect(clientNetwork('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+  });
+
+  it('gives an IPv6 network its /48, and an IPv4 address none', () => {
+    expect(wideNetwork(clientNetwork('2001:DB8:abcd:12::1'))).toBe('2001:db8:abcd::/48');
+    expect(wideNetwork(clientNetwork('2001:db8::1'))).toBe('2001:db8:0::/48');
+    expect(wideNetwork(clientNetwork('192.0.2.1'))).toBeUndefined();
   });
 });
 

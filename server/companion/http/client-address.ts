@@ -26,12 +26,14 @@ export function clientAddress(c: Context<CompanionEnv>, trustProxy: boolean): st
 export function untrustedProxy(c: Context<CompanionEnv>, trustProxy: boolean): { readonly fix?: string } {
   // Any client can send the header: only a peer on this machine or a private network can be the
   // operator's own proxy, and only then is trusting it the advice.
-  if (trustProxy || c.req.header('x-forwarded-for') === undefined) return {};
+  if (trustProxy || c.req.header('x-forwarded-for') === undefined) return NO_FIX;
   const peer = clientAddress(c, false);
-  return peer !== undefined && isPrivate(peer)
-    ? { fix: 'the requests carry X-Forwarded-For: behind your own proxy, set PAYFORM_TRUST_PROXY=true, or every customer counts as that proxy' }
-    : {};
+  return peer !== undefined && isPrivate(peer) ? TRUST_IT : NO_FIX;
 }
+
+// Shared: every pay request asks (pay-limits.ts), and most have nothing to add.
+const NO_FIX: { readonly fix?: string } = Object.freeze({});
+const TRUST_IT = Object.freeze({ fix: 'the requests carry X-Forwarded-For: behind your own proxy, set PAYFORM_TRUST_PROXY=true, or every customer counts as that proxy' });
 
 /** Loopback, RFC 1918 and IPv6 unique-local or link-local addresses. */
 function isPrivate(address: string): boolean {
@@ -56,6 +58,7 @@ export function clientKey(c: Context<CompanionEnv>, trustProxy: boolean): string
 /**
  * What the per-client limits count: an IPv4 address as it is, an IPv6 one by its /64 — one
  * subscriber is usually given a whole /64 and could otherwise change address every request.
+ * Written `a:b:c:d::/64`, each group without its leading zeros (wideNetwork reads it so).
  */
 export function clientNetwork(address: string): string {
   if (isIP(address) !== 6) return address;
@@ -68,4 +71,15 @@ export function clientNetwork(address: string): string {
     groups.push(...Array<string>(8 - groups.length - tailWidth).fill('0'), ...tailGroups);
   }
   return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
+}
+
+/**
+ * The /48 of an IPv6 client's network (`a:b:c::/48` of clientNetwork's `a:b:c:d::/64`), counted
+ * too with a higher allowance: a site is often given a /48, and could otherwise pay from a new
+ * /64 every few attempts. Undefined for an IPv4 address.
+ */
+export function wideNetwork(network: string): string | undefined {
+  if (!network.endsWith('::/64')) return undefined;
+  const third = network.indexOf(':', network.indexOf(':', network.indexOf(':') + 1) + 1);
+  return `${network.slice(0, third)}::/48`;
 }

@@ -36,8 +36,8 @@ export class RateLimiter {
     return this.#windows.size;
   }
 
-  /** Counts one request for `key`. */
-  take(key: string): RateDecision {
+  /** Counts one request for `key`, allowed up to `limit` in its window (the limiter's own by default). */
+  take(key: string, limit = this.#limit): RateDecision {
     const now = this.#clock();
     this.#dropEnded(now);
     let window = this.#windows.get(key);
@@ -47,7 +47,7 @@ export class RateLimiter {
       this.#windows.set(key, window);
     }
     window.count += 1;
-    return { allowed: window.count <= this.#limit, retryAfterMs: window.endsAt - now, justExceeded: window.count === this.#limit + 1 };
+    return { allowed: window.count <= limit, retryAfterMs: window.endsAt - now, justExceeded: window.count === limit + 1 };
   }
 
   /** Takes back one request counted for `key` in the current window: one the server could not serve. */

@@ -60,6 +60,7 @@ export class CompanionMetrics {
   readonly #indexBuild: Gauge<'state'>;
   readonly #discrepancies: Counter;
   readonly #heldOrders: Gauge;
+  readonly #declineCoolDowns: Counter<'by'>;
   /** Which calls the refusal under way was on: one with the endpoints key may be that key's alone. */
   #refusedOn: 'keyed' | 'keyless' | undefined;
   /** The backlog read under way: a scrape while one is still held joins it rather than start another. */
@@ -106,12 +107,19 @@ export class CompanionMetrics {
       labelNames: ['state'],
       registers,
     });
+    this.#declineCoolDowns = new Counter({
+      name: 'payform_decline_cool_downs_total',
+      help: 'Client networks refused pay attempts for a while after their declines, by client (an IPv4 address or IPv6 /64) or network (an IPv6 /48)',
+      labelNames: ['by'],
+      registers,
+    });
     this.#discrepancies = new Counter({ name: 'payform_discrepancies_total', help: 'Reports of the gateway that contradict an order (other figures paid, money moved past it), each new one: the payment is held for a person', registers });
     // Every series from start: one born at its first count shows increase() no rise, and an alert
     // on "no webhook accepted" finds no series at all where none ever came.
     for (const kind of ['unavailable', 'failed']) this.#ledgerErrors.inc({ kind }, 0);
     for (const outcome of WEBHOOK_OUTCOMES) this.#webhooks.inc({ outcome }, 0);
     for (const method of ['purchase', 'auth', 'lookup']) for (const outcome of ['success', 'failure', 'not_sent', 'cancelled']) this.#payments.inc({ method, outcome }, 0);
+    for (const by of ['client', 'network']) this.#declineCoolDowns.inc({ by }, 0);
     this.#replays.inc(0);
     this.#discrepancies.inc(0);
   }
@@ -123,9 +131,13 @@ export class CompanionMetrics {
    * expired unpaid (ABANDONED_CODES: a hosted page nobody paid) was abandoned, not declined.
    */
   paymentFinished(payment: Payment): void {
-    if (payment.status !== 'success' && payment.status !== 'failure') return;
-    const outcome = payment.status === 'success' ? 'success' : payment.statusCode === null ? 'not_sent' : ABANDONED_CODES.includes(payment.statusCode) ? 'cancelled' : 'failure';
-    this.#payments.inc({ method: payment.method, outcome });
+    const outcome = paymentOutcome(payment);
+    if (outcome !== undefined) this.#payments.inc({ method: payment.method, outcome });
+  }
+
+  /** A client network's declines cooled it down (checkout/pay-limits.ts): `network` for an IPv6 /48. */
+  declineCoolDown(by: 'client' | 'network'): void {
+    this.#declineCoolDowns.inc({ by });
   }
 
   /** An answer that is not the gateway's counts as `not_gateway`, not as its status: the calls failed, whatever answered 200 or 301. */
@@ -220,6 +232,13 @@ export class CompanionMetrics {
       clearTimeout(timer);
     }
   }
+}
+
+/** A finished payment's outcome as payform_payments_total counts it; undefined while it is not finished. */
+export function paymentOutcome(payment: Payment): 'success' | 'failure' | 'not_sent' | 'cancelled' | undefined {
+  if (payment.status === 'success') return 'success';
+  if (payment.status !== 'failure') return undefined;
+  return payment.statusCode === null ? 'not_sent' : ABANDONED_CODES.includes(payment.statusCode) ? 'cancelled' : 'failure';
 }
 
 async function readBacklog(ledger: Ledger): Promise<Backlog> {

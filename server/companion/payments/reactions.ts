@@ -1,13 +1,17 @@
 /**
  * What follows a status change, whoever noticed it first (the gateway's answer, a webhook, an
  * order-state read, the reconciler): the customer's card is kept for next time, the back
- * office's feed hears of it, and the merchant's `onPaymentEvent` hook is told. The ledger's
+ * office's feed hears of it, and the merchant's `onPaymentEvent` hook is told. A decline of a
+ * pay request whose client is known counts against that client's network (its pay limits read
+ * it). The ledger's
  * forward-only updates report a step once, across instances, so each change arrives here once;
  * what the hook was not told, reconciliation tells again (merchant-notices.ts).
  */
 import { latestReport } from '../../ledger/index.js';
 import type { Ledger, Operation, Payment, PaymentProgress } from '../../ledger/index.js';
+import { ClientDeclines } from '../checkout/client-declines.js';
 import type { Logger } from '../log/logger.js';
+import { paymentOutcome } from '../operator/metrics.js';
 import type { CompanionMetrics } from '../operator/metrics.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { MerchantNotices } from './merchant-notices.js';
@@ -27,9 +31,12 @@ interface ReactionDeps {
 
 export class PaymentReactions {
   readonly #deps: ReactionDeps;
+  /** The declines of each client network lately: checkout/pay-limits.ts cools one down past its allowance. */
+  readonly declines: ClientDeclines;
 
   constructor(deps: ReactionDeps) {
     this.#deps = deps;
+    this.declines = new ClientDeclines(deps.clock);
   }
 
   /**
@@ -41,6 +48,7 @@ export class PaymentReactions {
     const { feed, logger, clock } = this.#deps;
     logger.info('payment status changed', { order_id: payment.orderId, status: payment.status, status_code: payment.statusCode, source, client });
     this.#deps.metrics?.paymentFinished(payment);
+    this.#decided(payment, client);
     if (payment.status === 'success') await this.#keepCard(payment);
     feed.publish({ kind: 'payment', orderId: payment.orderId, status: payment.status, source, at: clock() });
     await this.#deps.notices.tell(paymentChange(payment, source));
@@ -57,6 +65,12 @@ export class PaymentReactions {
   /** The gateway's answer to a pay request came after a webhook had told its status. */
   #answeredLate(payment: Payment, client: string): void {
     this.#deps.logger.info('a pay attempt was answered as a webhook had already told', { order_id: payment.orderId, status: payment.status, status_code: payment.statusCode, client });
+    if (paymentOutcome(payment) === 'failure') this.declines.note(client);
+  }
+
+  /** A decline of a known client counts against its network. */
+  #decided(payment: Payment, client: string | undefined): void {
+    if (client !== undefined && paymentOutcome(payment) === 'failure') this.declines.note(client);
   }
 
   /** The gateway reported what contradicts the order (other figures, money moved past it); it is held. */
