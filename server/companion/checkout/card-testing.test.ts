@@ -1,6 +1,7 @@
 // Card testing spread over addresses and sessions, as a carding trial ran it: each client network
-// is cooled down after its declines, an IPv6 site is counted by its /48 too, and each attempt's
-// line names its client. In process against the real sandbox and SQLite, on a clock the test moves.
+// is cooled down after its declines, an IPv6 site is counted by its /48 too, a burst of declines
+// across clients is said once and shown in /metrics, and each attempt's line names its client.
+// In process against the real sandbox and SQLite, on a clock the test moves.
 import { describe, expect, it } from 'vitest';
 import type { Payment } from '../../ledger/index.js';
 import { TestClock } from '../../ledger/testing/databases.js';
@@ -99,6 +100,44 @@ describe('an IPv6 client', () => {
     expect(lines(stack).filter((entry) => /cooled down after declines/.test(entry.msg))).toEqual([
       expect.objectContaining({ client: '2001:db8:abcd:9::1', network: '2001:db8:abcd::/48', by: 'network', declines: 8 }),
     ]);
+  });
+});
+
+describe('declines across every client', () => {
+  it('are said once per burst, with the figures and the busiest networks, and shown as payform_decline_burst', async () => {
+    const clock = new TestClock(Date.now());
+    const stack = await openStack({ clock, companion: { metricsToken: METRICS_TOKEN } });
+    expect(await metric(stack, 'payform_decline_burst')).toBe(0);
+    // Spread over six addresses, as the trial ran it, with one customer paying among them.
+    expect((await stack.pay((await stack.openSession()).id, payBody(), { ip: '203.0.113.90' })).status).toBe(200);
+    for (let i = 0; i < 30; i += 1) expect((await decline(stack, `198.51.100.${30 + (i % 6)}`)).status).toBe(200);
+
+    const bursts = () => lines(stack).filter((entry) => /^declines spiked across the companion/.test(entry.msg));
+    expect(bursts()).toHaveLength(1);
+    const [burst] = bursts();
+    expect(burst).toMatchObject({ level: 'warn', declines_per_minute: 20 });
+    expect(burst!.decline_ratio).toBeGreaterThanOrEqual(0.9);
+    expect(burst!.busiest).toHaveLength(5);
+    expect(burst!.busiest[0]).toEqual({ network: '198.51.100.30', declines: 4 });
+    expect(await metric(stack, 'payform_decline_burst')).toBe(1);
+
+    // Quiet for a while: over, said at info, and the gauge is back to 0 without another payment.
+    clock.advance(3 * 60_000);
+    expect(await metric(stack, 'payform_decline_burst')).toBe(0);
+    expect(lines(stack, 'declines are back below the burst rate')).toEqual([expect.objectContaining({ level: 'info', declines: 30 })]);
+    // A new burst is a new warning.
+    for (let i = 0; i < 20; i += 1) await decline(stack, `198.51.100.${40 + (i % 10)}`);
+    expect(bursts()).toHaveLength(2);
+  });
+
+  it('are no burst where customers mostly pay', async () => {
+    const stack = await openStack();
+    for (let i = 0; i < 25; i += 1) {
+      await decline(stack, `198.51.100.${60 + i}`);
+      await stack.pay((await stack.openSession()).id, payBody(), { ip: `203.0.113.${60 + i}` });
+      await stack.pay((await stack.openSession()).id, payBody(), { ip: `203.0.113.${100 + i}` });
+    }
+    expect(lines(stack).filter((entry) => /declines spiked|cooled down/.test(entry.msg))).toEqual([]);
   });
 });
 

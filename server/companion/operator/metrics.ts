@@ -60,7 +60,10 @@ export class CompanionMetrics {
   readonly #indexBuild: Gauge<'state'>;
   readonly #discrepancies: Counter;
   readonly #heldOrders: Gauge;
+  readonly #declineBurst: Gauge;
   readonly #declineCoolDowns: Counter<'by'>;
+  /** Whether a decline burst is under way (payments/decline-rate.ts), read at each scrape. */
+  #bursting: (() => boolean) | undefined;
   /** Which calls the refusal under way was on: one with the endpoints key may be that key's alone. */
   #refusedOn: 'keyed' | 'keyless' | undefined;
   /** The backlog read under way: a scrape while one is still held joins it rather than start another. */
@@ -107,6 +110,12 @@ export class CompanionMetrics {
       labelNames: ['state'],
       registers,
     });
+    this.#declineBurst = new Gauge({
+      name: 'payform_decline_burst',
+      help: '1 while declines spike on this instance: 20 or more in the last minute, half or more of the payments decided (card testing spread over client addresses, or an issuer refusing), until both fall below half that; else 0. The warning that begins one names the busiest client networks',
+      registers,
+    });
+    this.#declineBurst.set(0);
     this.#declineCoolDowns = new Counter({
       name: 'payform_decline_cool_downs_total',
       help: 'Client networks refused pay attempts for a while after their declines, by client (an IPv4 address or IPv6 /64) or network (an IPv6 /48)',
@@ -138,6 +147,11 @@ export class CompanionMetrics {
   /** A client network's declines cooled it down (checkout/pay-limits.ts): `network` for an IPv6 /48. */
   declineCoolDown(by: 'client' | 'network'): void {
     this.#declineCoolDowns.inc({ by });
+  }
+
+  /** What `payform_decline_burst` reads at each scrape: a burst ends when the payments go quiet too. */
+  watchDeclineBurst(bursting: () => boolean): void {
+    this.#bursting = bursting;
   }
 
   /** An answer that is not the gateway's counts as `not_gateway`, not as its status: the calls failed, whatever answered 200 or 301. */
@@ -205,6 +219,7 @@ export class CompanionMetrics {
   async exposition(ledger: Ledger, now: number, down = false): Promise<string> {
     const building = ledger.indexBuilds?.state;
     for (const state of INDEX_BUILD_STATES) this.#indexBuild.set({ state }, state === building ? 1 : 0);
+    this.#declineBurst.set(this.#bursting?.() ? 1 : 0);
     try {
       const backlog = await this.#readBacklog(ledger);
       this.#ledgerUp.set(down ? 0 : 1);

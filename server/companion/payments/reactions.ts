@@ -1,9 +1,9 @@
 /**
  * What follows a status change, whoever noticed it first (the gateway's answer, a webhook, an
  * order-state read, the reconciler): the customer's card is kept for next time, the back
- * office's feed hears of it, and the merchant's `onPaymentEvent` hook is told. A decline of a
- * pay request whose client is known counts against that client's network (its pay limits read
- * it). The ledger's
+ * office's feed hears of it, and the merchant's `onPaymentEvent` hook is told. A decline counts
+ * toward the companion's decline rate and, when the pay request's client is known, against that
+ * client's network (its pay limits read it). The ledger's
  * forward-only updates report a step once, across instances, so each change arrives here once;
  * what the hook was not told, reconciliation tells again (merchant-notices.ts).
  */
@@ -14,6 +14,7 @@ import type { Logger } from '../log/logger.js';
 import { paymentOutcome } from '../operator/metrics.js';
 import type { CompanionMetrics } from '../operator/metrics.js';
 import type { ChangeFeed } from './change-feed.js';
+import { DeclineRate } from './decline-rate.js';
 import type { MerchantNotices } from './merchant-notices.js';
 import { discrepancyChange, operationChange, paymentChange } from './payment-change.js';
 import type { ChangeSource } from './payment-change.js';
@@ -33,10 +34,13 @@ export class PaymentReactions {
   readonly #deps: ReactionDeps;
   /** The declines of each client network lately: checkout/pay-limits.ts cools one down past its allowance. */
   readonly declines: ClientDeclines;
+  readonly #rate: DeclineRate;
 
   constructor(deps: ReactionDeps) {
     this.#deps = deps;
     this.declines = new ClientDeclines(deps.clock);
+    this.#rate = new DeclineRate({ logger: deps.logger, clock: deps.clock, busiest: () => this.declines.busiest(5) });
+    deps.metrics?.watchDeclineBurst(() => this.#rate.bursting);
   }
 
   /**
@@ -68,9 +72,12 @@ export class PaymentReactions {
     if (paymentOutcome(payment) === 'failure') this.declines.note(client);
   }
 
-  /** A decline of a known client counts against its network. */
+  /** A decision counts toward the decline rate; a decline of a known client, against its network too. */
   #decided(payment: Payment, client: string | undefined): void {
-    if (client !== undefined && paymentOutcome(payment) === 'failure') this.declines.note(client);
+    const outcome = paymentOutcome(payment);
+    if (outcome !== 'success' && outcome !== 'failure') return;
+    this.#rate.decided(outcome === 'failure');
+    if (outcome === 'failure' && client !== undefined) this.declines.note(client);
   }
 
   /** The gateway reported what contradicts the order (other figures, money moved past it); it is held. */
