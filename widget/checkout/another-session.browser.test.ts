@@ -96,6 +96,16 @@ describe('an element given another session', () => {
     expect(form.token).to.equal('');
   });
 
+  it('<pay-form>: a live session set after a test one shows neither its test banner nor its test cards', async () => {
+    const form = await mount();
+    await waitUntil(() => form.shadowRoot!.querySelector('[part=test-cards]'), 'no test cards');
+    const live = await openCheckout({ merchant: 'live' });
+    form.endpoint = live.companion_url;
+    await swap(form, live.id);
+    expect(field(form, 'number').value, 'the live form shows').to.equal('');
+    expect([banner(form), !!form.shadowRoot!.querySelector('[part=test-cards]')]).to.deep.equal([false, false]);
+  });
+
   it('<pay-button>: neither its test banner nor its error shows as the new one loads, nor after', async () => {
     // The hosted page cannot be had: the button shows the error.
     const failing = watchFetch((call) => (call.url.endsWith('/hosted') ? Promise.resolve(json(503, { error: { code: 'gateway_unavailable', message: 'down' } })) : undefined));

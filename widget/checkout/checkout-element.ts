@@ -349,8 +349,9 @@ export abstract class CheckoutElement extends LitElement {
   protected abstract body(): TemplateResult;
 
   /**
-   * Content under the live region (`<pay-form>`: the test cards); paying.ts puts the offer of more
-   * time to pay before it (`offerTime`), outside the region's words.
+   * Content under the live region, none of its own: the paying chunk puts the offer of more time
+   * to pay there (paying.ts, `offerTime`), outside the region's words, and test mode's card list
+   * under it in a `<pay-form>` of a test session (test-cards.ts).
    * @internal
    */
   footer(): TemplateResult | typeof nothing {

@@ -8,9 +8,9 @@
  */
 import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, readExpiry, type Brand, type Check, type Edit, type Keystroke } from '@payform/card/fields';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
-import type { FieldError } from '../pay-form/pay-form.js';
+import type { FieldError, PayForm } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
-import type { CheckoutElement, Phase } from './checkout-element.js';
+import { unserved as unservedBy, type CheckoutElement, type Phase } from './checkout-element.js';
 import { call, CompanionError, fetchView, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
 import { html, type ReactiveElement } from 'lit';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
@@ -37,6 +37,8 @@ const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect']
 
 let warned = false;
 const told = new WeakSet<CheckoutElement>();
+/** The forms that asked for test mode's card list, once each (`ready`). */
+const testCarded = new WeakSet<CheckoutElement>();
 
 /**
  * Loaded as an element shows (checkout-element.ts, `loadPaying`), and told of each; of one made
@@ -93,6 +95,12 @@ export function ready(element: CheckoutElement): void {
     sayOnce(element);
   }
   if (!isForm(element)) return;
+  // Test mode's card list, once a form shows a test session: here, not in the bundle every page
+  // loads first, which a page taking real payments would carry for nothing.
+  if (element.view?.test && !testCarded.has(element)) {
+    testCarded.add(element);
+    void import('../pay-form/test-cards.js').then((module) => module.testCards(element as PayForm, html), unservedBy(element));
+  }
   // A mode the form does not know pays on the hosted page: diagnose.ts says so, and what to set.
   if (element.mode && element.mode !== 'hosted' && element.mode !== 'direct') void import('./diagnose.js').then((module) => module.unknownMode(element), () => {});
   if (isSecureContext || warned) return;

@@ -1,6 +1,6 @@
-import { html, nothing, type html as Html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { detectBrand, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, checkExpiry, checkNumber } from '@payform/card/fields';
-import { CheckoutElement, loadPaying, paying, showsForm, unserved } from '../checkout/checkout-element.js';
+import { CheckoutElement, loadPaying, paying, unserved } from '../checkout/checkout-element.js';
 import { customerCheck, loadCustomerChecks } from '../customer/fields.js';
 import { emit, type FieldName } from '../events.js';
 import type { Message } from '../i18n/en.js';
@@ -132,12 +132,6 @@ export class PayForm extends CheckoutElement {
    * @internal
    */
   edited: Partial<Record<FieldName, string>> = {};
-  /**
-   * Test mode's quick-fill, loaded for test sessions only: `false` while it loads, and for good
-   * when it cannot (the form works without it); test-cards.ts sets it once it has.
-   * @internal
-   */
-  extras?: ((html: typeof Html, locale: string) => TemplateResult) | false;
 
   /**
    * Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is
@@ -155,8 +149,6 @@ export class PayForm extends CheckoutElement {
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
     // The form shows the customer fields the session asks for: their checks load now, not waited for.
     if (view?.customer_fields.length) void loadCustomerChecks(unserved(this));
-    // Loaded once. Not destructured: Vite rewrites a destructuring `then` into a longer wrapper.
-    if (view?.test) this.extras ??= (import('./test-cards.js').then((module) => module.testCards(this), unserved(this)), false);
   }
 
   /** @internal */
@@ -267,11 +259,6 @@ export class PayForm extends CheckoutElement {
           ${this.token ? nothing : html`${this.#input('number')}<div class="row">${this.#input('exp', 'exp_hint')}${this.#input('cvv', this.brand?.cvv ? 'cvv_hint_amex' : 'cvv_hint')}</div>`}`}
       <div class="row">${asked('fname')}${asked('lname')}</div>${asked('email')}${asked('phone')}${this.button(true)}
     </form>`;
-  }
-
-  /** @internal */
-  override footer(): TemplateResult | typeof nothing {
-    return this.extras && !this.hosted && showsForm(this.phase) ? this.extras(html, this.locale) : nothing;
   }
 }
 

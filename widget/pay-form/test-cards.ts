@@ -3,9 +3,10 @@ import type { FieldName } from '../events.js';
 import type { PayForm } from './pay-form.js';
 
 /**
- * Test mode's quick-fill list of the sandbox's test cards (design.md). `<pay-form>` loads this
- * module only for test sessions, so pages taking real payments never download it. It takes Lit's
- * `html` from the form and imports nothing, so the bundle keeps Lit in its one file.
+ * Test mode's quick-fill list of the sandbox's test cards (design.md). The paying chunk loads this
+ * module once a form shows a test session, so pages taking real payments never download it, nor
+ * does the bundle every page loads first carry a byte of it. It takes Lit's `html` from the paying
+ * chunk and imports nothing, so the bundle keeps Lit in its one file.
  */
 const CARDS: readonly (readonly [number: string, outcome: number])[] = [
   ['4242 4242 4242 4242', 1],
@@ -67,19 +68,24 @@ testCardStyles.replaceSync(/* css */ `
 `);
 
 /**
- * Gives `form` the list (`extras`), in the form's language; a click fills the card's number, an
- * expiry three years ahead and a code of the right length.
+ * Gives `form` the list, under what its footer shows (the offer of more time), in the form's
+ * language, while it shows the form of a test session: not once the page set a live one (nor
+ * while that one loads), nor over an outcome. A click fills the card's number, an expiry three
+ * years ahead and a code of the right length.
  */
-export function testCards(form: PayForm): void {
+export function testCards(form: PayForm, html: typeof Html): void {
   (form.renderRoot as ShadowRoot).adoptedStyleSheets.push(testCardStyles);
-  form.extras = (html: typeof Html, locale: string): TemplateResult => {
-    const words = WORDS[locale.split('-')[0]!.toLowerCase()] ?? WORDS.en!;
+  const footer = form.footer;
+  const list = (): TemplateResult => {
+    const words = WORDS[form.locale.split('-')[0]!.toLowerCase()] ?? WORDS.en!;
     return html`<details part="test-cards"><summary>${words[0]}</summary><ul>${CARDS.map(
       ([number, outcome]) => html`<li><button type="button" @click=${() =>
         fill(form, { number, exp: `12/${String(new Date().getFullYear() + 3).slice(2)}`, cvv: number.startsWith('37') ? '1234' : '123' })}><span
         dir="ltr">${number}</span>${words[outcome]}</button></li>`,
     )}</ul></details>`;
   };
+  // `ready` or `paying`, as checkout-element.ts's `showsForm` (not imported: this module imports nothing).
+  form.footer = () => html`${footer.call(form)}${form.view?.test && !form.hosted && /^(r|pa)/.test(form.phase) ? list() : ''}`;
   form.requestUpdate();
 }
 
