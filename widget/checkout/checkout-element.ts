@@ -187,8 +187,6 @@ export abstract class CheckoutElement extends LitElement {
         await (this.#localised = this.#localise());
       }
       if (run !== this.#run) return;
-      // Back from the bank or the hosted page to a form of another session: said (diagnose.ts).
-      if (location.search.includes('checkout_session=')) void import('./diagnose.js').then((module) => module.returnedElsewhere(this), () => {});
       void this.settle(view);
     } catch (error) {
       // Even when the session failed first, its error shows in the page's language; when what

@@ -94,6 +94,9 @@ export function ready(element: CheckoutElement): void {
     // Last: it hears the words every other controller leaves in the live region for this update.
     sayOnce(element);
   }
+  // Back from the bank or the hosted page to an element ready to pay another session: said
+  // (diagnose.ts), here rather than in the bundle every page loads first.
+  if (element.view && location.search.includes('checkout_session=')) void import('./diagnose.js').then((module) => module.returnedElsewhere(element), () => {});
   if (!isForm(element)) return;
   // Test mode's card list, once a form shows a test session: here, not in the bundle every page
   // loads first, which a page taking real payments would carry for nothing.
