@@ -4,7 +4,7 @@ import { emit, type PayEventDetails } from '../events.js';
 import { loadCatalog } from '../i18n/catalogs.js';
 import { en, type Strings } from '../i18n/en.js';
 import type { Verification } from '../i18n/lookup.js';
-import { CompanionError, fetchView } from './companion.js';
+import { CompanionError, fetchView, unloaded } from './companion.js';
 import type * as Paying from './paying.js';
 import type { SessionView } from './session-view.js';
 
@@ -23,13 +23,14 @@ export const showsForm = (phase: Phase): boolean => /^(r|pa)/.test(phase);
 
 /**
  * A chunk that did not load — offline, or a page that serves pay-form.js without its chunks —
- * said on the console (the error names its URL). Handled inside the import's own `then`, so a
- * merchant's Vite build does not take it for its own (`vite:preloadError`).
+ * worked out, and a page set up wrong said on the console once (companion.ts, `unloaded`).
+ * Handled inside the import's own `then`, so a merchant's Vite build does not take it for its
+ * own (`vite:preloadError`).
  */
 export const unserved =
   (element: Element) =>
   (error: unknown): undefined =>
-    void console.error(`<${element.localName}>: serve all of dist/, allowed by the page's script-src:`, error);
+    void unloaded(element, error);
 
 /**
  * What paying takes (paying.ts), and formatting as the customer types: a chunk fetched as the
@@ -37,8 +38,10 @@ export const unserved =
  * were part of the bundle.
  */
 export let paying: typeof Paying | undefined;
+/** Why what paying takes did not load, when it did not. */
+let unpaid: Promise<CompanionError>;
 export const loadPaying = (element: CheckoutElement): Promise<typeof Paying | undefined> =>
-  import('./paying.js').then((module) => (module.ready(element), (paying = module)), unserved(element));
+  import('./paying.js').then((module) => (module.ready(element), (paying = module)), (error: unknown) => void (unpaid = unloaded(element, error)));
 
 /**
  * What `<pay-form>` and `<pay-button>` share: the session, the companion, the language, the phases
@@ -305,7 +308,7 @@ export abstract class CheckoutElement extends LitElement {
       this.say('');
     }
     if (paying) return paying.submit(this);
-    this.fail(new CompanionError('network'));
+    this.fail(await unpaid);
     // Unless the customer has put the focus elsewhere since, as after any payment error.
     await this.updateComplete;
     if (document.activeElement === document.body) focused?.focus();

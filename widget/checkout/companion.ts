@@ -63,10 +63,35 @@ export type Caller = Pick<Element, 'localName'> & { readonly session: string; re
  */
 export const fetchView = (element: Caller): Promise<SessionView> => call(element, '', undefined, 15_000, readSessionView);
 
+/** Each chunk that did not load, by its URL, and why (`unloaded`). */
+const unloadedChunks: Record<string, Promise<CompanionError>> = {};
+
+/**
+ * Why a chunk of the widget did not load, worked out once a chunk. Its URL, which Chromium and
+ * Firefox name in import()'s error, is asked again (Safari names none: the page's own server is
+ * asked). Any answer — no-cors, so a 404 without CORS headers too — means its server is there and
+ * does not serve it as a module: a page that serves pay-form.js without its chunks/, or will not
+ * run them. The page is `misconfigured`, said once on the console by `element`, with the fix. No
+ * answer is the customer offline (`network`), nothing the developer can fix: not a cached copy
+ * either, which a chunk that did not load has none of. Here, not in diagnose.ts: that is a chunk too.
+ */
+export const unloaded = (element: Pick<Element, 'localName'>, error: unknown): Promise<CompanionError> => {
+  const url = /\w+:\/\/\S+/.exec(error as string)?.[0] ?? 'a chunk';
+  return (unloadedChunks[url] ??= fetch(url, { mode: 'no-cors' }).then(
+    () => {
+      const reason = `${url} did not load: deploy all of dist/ (pay-form.js with its chunks/), allowed by script-src`;
+      console.error(`<${element.localName}>: ${reason}`);
+      return new CompanionError('misconfigured', 0, [], reason);
+    },
+    () => new CompanionError('network'),
+  ));
+};
+
 /**
  * One request to the session's `path`, a GET unless `post` says what to send; `read` checks the
  * answer's shape. What went wrong otherwise is worked out by diagnose.ts, loaded then (timeouts
- * and dropped connections are `network`, also when it cannot load).
+ * and dropped connections are `network`, also when it cannot load for them; `unloaded` says
+ * when it cannot load for the page).
  */
 export async function call<T>(element: Caller, path: string, post: RequestInit | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
   const endpoint = element.endpoint || SCRIPT_ORIGIN || origin;
@@ -78,6 +103,6 @@ export async function call<T>(element: Caller, path: string, post: RequestInit |
   if (answer) return answer;
   throw await import('./diagnose.js').then(
     (module) => module.diagnose(url, endpoint, element, response, json, !post),
-    () => new CompanionError('network'),
+    (error: unknown) => unloaded(element, error),
   );
 }

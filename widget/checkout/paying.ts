@@ -10,8 +10,8 @@ import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, readExpiry,
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError, PayForm } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
-import { unserved as unservedBy, type CheckoutElement, type Phase } from './checkout-element.js';
-import { call, CompanionError, fetchView, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
+import type { CheckoutElement, Phase } from './checkout-element.js';
+import { call, CompanionError, fetchView, unloaded, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
 import { html, type ReactiveElement } from 'lit';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 import { collectFingerprint } from './fingerprint.js';
@@ -102,7 +102,7 @@ export function ready(element: CheckoutElement): void {
   // loads first, which a page taking real payments would carry for nothing.
   if (element.view?.test && !testCarded.has(element)) {
     testCarded.add(element);
-    void import('../pay-form/test-cards.js').then((module) => module.testCards(element as PayForm, html), unservedBy(element));
+    void import('../pay-form/test-cards.js').then((module) => module.testCards(element as PayForm, html), (error: unknown) => void unloaded(element, error));
   }
   // A mode the form does not know pays on the hosted page: diagnose.ts says so, and what to set.
   if (element.mode && element.mode !== 'hosted' && element.mode !== 'direct') void import('./diagnose.js').then((module) => module.unknownMode(element), () => {});
@@ -1507,7 +1507,7 @@ async function pay(form: Form): Promise<void> {
   try {
     const direct = request(form);
     // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
-    const paid = view.tokenizer ? await (await import('../pay-form/tokenized.js').catch(unserved)).tokenized(direct, view) : direct;
+    const paid = view.tokenizer ? await (await import('../pay-form/tokenized.js').catch(unserved(form))).tokenized(direct, view) : direct;
     if (moved()) return;
     // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
     if (!paid) return await leave(form, 'tokenizer_unreachable');
@@ -1645,11 +1645,12 @@ function unfixable(error: unknown): unknown {
   return new CompanionError(error.code, error.status, error.fields, reason);
 }
 
-/** A chunk this page does not serve: said as for what paying takes (checkout-element.ts), the customer told as for a dropped connection. */
-function unserved(error: unknown): never {
-  console.error("<pay-form>: serve all of dist/, allowed by the page's script-src:", error);
-  throw new CompanionError('network');
-}
+/** A chunk that did not load: worked out, and thrown, as what paying takes is (checkout-element.ts). */
+const unserved =
+  (element: CheckoutElement) =>
+  async (error: unknown): Promise<never> => {
+    throw await unloaded(element, error);
+  };
 
 /** Shows the payment `view` says the session went on with (pending, paid, closed): true when it did. */
 function wentOn(element: CheckoutElement, view: SessionView | undefined): boolean {

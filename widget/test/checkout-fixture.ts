@@ -86,7 +86,7 @@ export async function readView(id: string): Promise<SessionView> {
 
 /**
  * What the dev server does from now on with the requests for a module of the widget, e.g.
- * `/widget/checkout/paying.ts` (the dev server serves the sources): `hold` them, as a slow network would, until `serve` (the default)
- * or `fail` (a 503).
+ * `/widget/checkout/paying.ts` (the dev server serves the sources): `hold` them, as a slow network would, until `serve` (the default),
+ * `fail` (a 503, as from a server that lacks the file) or `drop` (the connection closed unanswered, as offline).
  */
-export const answerModule = (path: string, answer: 'hold' | 'fail' | 'serve'): Promise<unknown> => post('/__fixture/module', { path, answer });
+export const answerModule = (path: string, answer: 'hold' | 'fail' | 'drop' | 'serve'): Promise<unknown> => post('/__fixture/module', { path, answer });

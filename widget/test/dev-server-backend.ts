@@ -16,9 +16,10 @@
  *   no CORS headers), everything else is passed on (reached on another origin than the page's:
  *   `localhost` for `127.0.0.1`);
  * - `POST /__fixture/module` `{ path, answer }` → what the dev server does from then on with the
- *   requests for a module of the widget (`/widget/checkout/paying.ts`, as the dev server names it): `hold` them, as a slow
- *   network would, until the answer is `serve` (the default) or `fail` (a 503, as from a server
- *   that lacks the file).
+ *   requests (GET and HEAD) for a module of the widget (`/widget/checkout/paying.ts`, as the dev server names it): `hold` them, as a slow
+ *   network would, until the answer is `serve` (the default), `fail` (a 503, as from a server
+ *   that lacks the file) or `drop` (the connection closed unanswered, as for a customer whose
+ *   network went down).
  *
  * Only loopback clients are served: the dev server listens on every interface.
  */
@@ -74,7 +75,7 @@ const isLoopback = (address: string | undefined): boolean => address === '127.0.
 
 const WITHOUT_OPTIONS = '/__next-without-options';
 
-type ModuleAnswer = 'hold' | 'fail' | 'serve';
+type ModuleAnswer = 'hold' | 'fail' | 'drop' | 'serve';
 
 /** The widget's modules the tests hold back or fail (`/__fixture/module`), and the requests waiting for them. */
 class ModuleAnswers {
@@ -93,10 +94,10 @@ class ModuleAnswers {
     this.#release();
   }
 
-  /** Once `path` is no longer held: whether its requests fail. */
-  async fails(path: string): Promise<boolean> {
+  /** Once `path` is no longer held: how its requests fail, if they do. */
+  async fails(path: string): Promise<'fail' | 'drop' | undefined> {
     while (this.#answers.get(path) === 'hold') await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    return this.#answers.get(path) === 'fail';
+    return this.#answers.get(path) as 'fail' | 'drop' | undefined;
   }
 
   // Every waiting request looks again at its path's answer.
@@ -143,15 +144,21 @@ function backendRoutes(backend: () => Promise<CheckoutBackend> | undefined, modu
     async '/__fixture/module'(ctx) {
       const { path, answer } = await readJson(ctx);
       if (typeof path !== 'string' || !/^\/widget\/[\w/-]+\.ts$/.test(path)) throw new FixtureMisuse('path must be a module of the widget, e.g. /widget/checkout/paying.ts');
-      if (answer !== 'hold' && answer !== 'fail' && answer !== 'serve') throw new FixtureMisuse('answer must be hold, fail or serve');
+      if (answer !== 'hold' && answer !== 'fail' && answer !== 'drop' && answer !== 'serve') throw new FixtureMisuse('answer must be hold, fail, drop or serve');
       modules.set(path, answer);
       ctx.body = { path, answer };
     },
   };
 
   return async (ctx, next) => {
-    if (ctx.method === 'GET' && (await modules.fails(ctx.path))) {
+    const failed = ctx.method === 'GET' || ctx.method === 'HEAD' ? await modules.fails(ctx.path) : undefined;
+    if (failed === 'fail') {
       ctx.status = 503;
+      return;
+    }
+    if (failed === 'drop') {
+      ctx.respond = false;
+      ctx.req.socket.destroy();
       return;
     }
     if (ctx.path.startsWith(`${WITHOUT_OPTIONS}/api/checkout/`)) {

@@ -5,3 +5,4 @@ declare function it(title: string, test: () => unknown): void;
 declare function before(hook: () => unknown): void;
 declare function beforeEach(hook: () => unknown): void;
 declare function afterEach(hook: () => unknown): void;
+declare function after(hook: () => unknown): void;
