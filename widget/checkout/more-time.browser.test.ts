@@ -7,7 +7,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import type { PayButton } from '../pay-button/pay-button.js';
 import type { PayForm } from '../pay-form/pay-form.js';
-import { createSession, readView } from '../test/checkout-fixture.js';
+import { answerModule, createSession, readView } from '../test/checkout-fixture.js';
 import { button, field, heard, json, message, mount, press, watchFetch } from '../test/harness.js';
 
 const EXPIRING = 'This payment expires in less than 2 minutes.';
@@ -33,6 +33,27 @@ function viewsUntilExtended(session: string, change: (view: Record<string, unkno
 }
 
 describe('more time to pay', () => {
+  // First in this file: its page has not loaded test mode's card list yet, which this test holds back.
+  it('keeps the focus it has as test mode\'s card list comes under it', async () => {
+    const TEST_CARDS = '/widget/pay-form/test-cards.ts';
+    await answerModule(TEST_CARDS, 'hold');
+    const session = await createSession({ ttl_seconds: 60 });
+    const calls = viewsUntilExtended(session, (view) => ({ ...view, expires_in_seconds: 3 }));
+    try {
+      const form = await mount(session);
+      await waitUntil(() => moreTime(form), 'not offered');
+      const offered = moreTime(form)!;
+      offered.focus();
+      await answerModule(TEST_CARDS, 'serve');
+      await waitUntil(() => form.shadowRoot!.querySelector('[part=test-cards]'), 'no test cards');
+      expect(moreTime(form) === offered, 'the same button').to.equal(true);
+      expect(form.shadowRoot!.activeElement === offered, 'focus kept').to.equal(true);
+    } finally {
+      calls.restore();
+      await answerModule(TEST_CARDS, 'serve');
+    }
+  });
+
   it('is offered beside the warning; pressed, the session runs on past its old end, focus back in the field', async () => {
     // A minute at the companion; three seconds as the form reads it, which only more time outlasts.
     const session = await createSession({ ttl_seconds: 60 });

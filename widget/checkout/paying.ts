@@ -12,7 +12,7 @@ import type { FieldError, PayForm } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
 import type { CheckoutElement, Phase } from './checkout-element.js';
 import { call, CompanionError, fetchView, unloaded, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
-import { html, type ReactiveElement } from 'lit';
+import { html, type ReactiveElement, type TemplateResult } from 'lit';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 import { collectFingerprint } from './fingerprint.js';
 import { redirectRefusal } from './redirect.js';
@@ -37,8 +37,8 @@ const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect']
 
 let warned = false;
 const told = new WeakSet<CheckoutElement>();
-/** The forms that asked for test mode's card list, once each (`ready`). */
-const testCarded = new WeakSet<CheckoutElement>();
+/** Each form's test mode card list, once its chunk has come (`listTestCards`). */
+const testCards = new WeakMap<CheckoutElement, () => TemplateResult | ''>();
 
 /**
  * Loaded as an element shows (checkout-element.ts, `loadPaying`), and told of each; of one made
@@ -58,6 +58,7 @@ export function ready(element: CheckoutElement): void {
     if (isForm(element)) keepSummary(element);
     keepTime(element);
     offerTime(element);
+    if (isForm(element)) listTestCards(element);
     if (isForm(element)) keepTyped(element);
     anotherSession(element);
     // Captured: at its target, before the page's own listeners.
@@ -98,11 +99,13 @@ export function ready(element: CheckoutElement): void {
   // (diagnose.ts), here rather than in the bundle every page loads first.
   if (element.view && location.search.includes('checkout_session=')) void import('./diagnose.js').then((module) => module.returnedElsewhere(element), () => {});
   if (!isForm(element)) return;
-  // Test mode's card list, once a form shows a test session: here, not in the bundle every page
-  // loads first, which a page taking real payments would carry for nothing.
-  if (element.view?.test && !testCarded.has(element)) {
-    testCarded.add(element);
-    void import('../pay-form/test-cards.js').then((module) => module.testCards(element as PayForm, html), (error: unknown) => void unloaded(element, error));
+  // Test mode's card list, once a form shows a test session (`listTestCards`); asked for once.
+  if (element.view?.test && !testCards.has(element)) {
+    testCards.set(element, () => '');
+    void import('../pay-form/test-cards.js').then(
+      (module) => (testCards.set(element, module.testCards(element as PayForm, html)), element.requestUpdate()),
+      (error: unknown) => void unloaded(element, error),
+    );
   }
   // A mode the form does not know pays on the hosted page: diagnose.ts says so, and what to set.
   if (element.mode && element.mode !== 'hosted' && element.mode !== 'direct') void import('./diagnose.js').then((module) => module.unknownMode(element), () => {});
@@ -295,6 +298,18 @@ function offerTime(element: CheckoutElement): void {
         if (heir) offerMore(heir, id);
       }),
   });
+}
+
+/**
+ * Test mode's card list, under what the footer shows (the offer of more time), once a form shows
+ * a test session: its chunk (test-cards.ts) is loaded then (`ready`), here rather than in the
+ * bundle every page loads first, which a page taking real payments would carry for nothing. The
+ * footer is extended as the form is told, before the list has come: its coming then changes no
+ * element before it, and the offer of more time keeps the focus it may have.
+ */
+function listTestCards(form: Form): void {
+  const footer = form.footer;
+  form.footer = () => html`${footer.call(form)}${testCards.get(form)?.()}`;
 }
 
 /** `element` offers more time for session `id`: its button shows, styled. */

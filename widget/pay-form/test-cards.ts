@@ -68,14 +68,13 @@ testCardStyles.replaceSync(/* css */ `
 `);
 
 /**
- * Gives `form` the list, under what its footer shows (the offer of more time), in the form's
- * language, while it shows the form of a test session: not once the page set a live one (nor
- * while that one loads), nor over an outcome. A click fills the card's number, an expiry three
- * years ahead and a code of the right length.
+ * The list for `form`, in the form's language, while it shows the form of a test session: not
+ * once the page set a live one (nor while that one loads), nor over an outcome. The paying chunk
+ * renders it under the form's footer. A click fills the card's number, an expiry three years
+ * ahead and a code of the right length.
  */
-export function testCards(form: PayForm, html: typeof Html): void {
+export function testCards(form: PayForm, html: typeof Html): () => TemplateResult | '' {
   (form.renderRoot as ShadowRoot).adoptedStyleSheets.push(testCardStyles);
-  const footer = form.footer;
   const list = (): TemplateResult => {
     const words = WORDS[form.locale.split('-')[0]!.toLowerCase()] ?? WORDS.en!;
     return html`<details part="test-cards"><summary>${words[0]}</summary><ul>${CARDS.map(
@@ -85,8 +84,7 @@ export function testCards(form: PayForm, html: typeof Html): void {
     )}</ul></details>`;
   };
   // `ready` or `paying`, as checkout-element.ts's `showsForm` (not imported: this module imports nothing).
-  form.footer = () => html`${footer.call(form)}${form.view?.test && !form.hosted && /^(r|pa)/.test(form.phase) ? list() : ''}`;
-  form.requestUpdate();
+  return () => (form.view?.test && !form.hosted && /^(r|pa)/.test(form.phase) ? list() : '');
 }
 
 /** Fills fields the way autofill does (a new card, not a saved one), then focuses what still needs the customer. */
