@@ -30,6 +30,12 @@ export interface RateLimits {
    */
   readonly wrongAdminTokens: number;
   readonly windowMs: number;
+  /**
+   * Declined pay attempts per client network within 15 minutes before its attempts are cooled
+   * down (card testing, client-declines.ts); an IPv6 /48 takes twice as many. Twice `perSession`
+   * unless given: a customer retrying a card or two never reaches it.
+   */
+  readonly declinesPerClient?: number;
 }
 
 export interface ReconciliationTimings {
@@ -206,7 +212,7 @@ const Settings = z.object({
   captureOverReservePercent: z.number().min(0).max(100).optional(),
   acceptedBrands: z.array(z.string().min(1)).optional(),
   tokenizer: z.object({ widgetUrl: HttpUrl, widgetKey: z.string().min(1).max(256) }).optional(),
-  rateLimits: z.strictObject({ perSession: PositiveInt, perClient: PositiveInt, wrongAdminTokens: PositiveInt, windowMs: PositiveInt }).partial().optional(),
+  rateLimits: z.strictObject({ perSession: PositiveInt, perClient: PositiveInt, wrongAdminTokens: PositiveInt, windowMs: PositiveInt, declinesPerClient: PositiveInt }).partial().optional(),
   reconciliation: z
     .strictObject({
       intervalMs: PositiveInt,

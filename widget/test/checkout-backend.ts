@@ -106,7 +106,7 @@ export async function startCheckoutBackend(pageOrigin: string): Promise<Checkout
         sandboxOrigin: sandboxUrl,
         testMode: true,
         // One browser makes every payment of the suite; the per-session limit stays the default.
-        rateLimits: { perClient: 100_000 },
+        rateLimits: { perClient: 100_000, declinesPerClient: 100_000 },
         logger: createLogger({ level: 'error' }),
         ...settings,
       });

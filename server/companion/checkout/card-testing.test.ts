@@ -58,6 +58,12 @@ describe('a client network declined again and again', () => {
     expect(await metric(stack, 'payform_decline_cool_downs_total{by="client"}')).toBe(2);
   });
 
+  it('takes its allowance from rateLimits.declinesPerClient when the merchant sets one', async () => {
+    const stack = await openStack({ companion: { rateLimits: { perSession: 100, perClient: 100, declinesPerClient: 3 } } });
+    for (let i = 0; i < 3; i += 1) expect((await decline(stack, '198.51.100.23')).status).toBe(200);
+    expect((await decline(stack, '198.51.100.23')).status).toBe(429);
+  });
+
   it('is not reached by a customer who pays after a few declines, nor by declines spread out in time', async () => {
     const clock = new TestClock(Date.now());
     const stack = await openStack({ clock, companion: { rateLimits: { perSession: 2, perClient: 100 } } });

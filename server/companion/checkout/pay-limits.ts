@@ -8,7 +8,7 @@
  *
  * A client is its network (an IPv4 address, an IPv6 /64); an IPv6 client's /48 is counted too,
  * with twice the allowance, so a site cannot rotate /64s. Declines weigh more than attempts: a
- * network declined twice perSession times within 15 minutes (four times for a /48) is cooled
+ * network declined `declinesPerClient` times within 15 minutes (twice that for a /48) is cooled
  * down (client-declines.ts) — refused 429 for 15 minutes, longer at each strike — which a
  * customer retrying a card or two never reaches.
  */
@@ -69,7 +69,7 @@ export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
 function refuseCooledDown(c: Context<CompanionEnv>, client: string, network: string, wide: string | undefined, proxied: boolean): void {
   if (proxied) return;
   const { reactions, options, logger, metrics } = c.get('services');
-  const allowance = 2 * options.rateLimits.perSession;
+  const allowance = options.rateLimits.declinesPerClient ?? 2 * options.rateLimits.perSession;
   let cooled: CoolDown | undefined = reactions.declines.coolDown(network, allowance);
   let by: 'client' | 'network' = 'client';
   if (cooled === undefined && wide !== undefined) {
