@@ -60,6 +60,7 @@ export function ready(element: CheckoutElement): void {
     offerTime(element);
     if (isForm(element)) listTestCards(element);
     if (isForm(element)) keepTyped(element);
+    if (isForm(element)) composed(element);
     anotherSession(element);
     // Captured: at its target, before the page's own listeners.
     for (const type of TOLD) element.addEventListener(type, (event) => relay(element, event as CustomEvent), true);
@@ -477,6 +478,20 @@ function keepTyped(form: Form): void {
       const lost = document.activeElement === document.body || root.activeElement?.matches('[part=message]');
       if (focused && lost) root.querySelector<HTMLElement>('[part=button]')?.focus();
     },
+  });
+}
+
+/**
+ * What an input method composed (a CJK one, a phone keyboard's predictive text), once committed:
+ * formatted, judged, told to the page and moved on from as one edit typed, by the form's own
+ * handling of an `input` (pay-form.ts, `#onInput`). While it is composed, each of its updates is
+ * left as the input method shows it (`reformat`): Chromium fires none after the last one, which is
+ * still composing, so the form hears of it here.
+ */
+function composed(form: Form): void {
+  form.addEventListener('compositionend', (event) => {
+    const [input] = event.composedPath();
+    if (input instanceof HTMLInputElement) input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: (event as CompositionEvent).data }));
   });
 }
 
@@ -1447,9 +1462,12 @@ const FORMATS: Partial<Record<FieldName, (keystroke: Keystroke, brand?: Brand) =
  * A field of the form as the customer typed it, formatted, the caret — or each end of a selection —
  * after the same digit. Here, not in the bundle, as `advance`: typing comes after the form showed;
  * a keystroke before this chunk is formatted once it has come (pay-form.ts, `#onInput`), by which
- * time the customer may have selected digits to type over: the selection is kept.
+ * time the customer may have selected digits to type over: the selection is kept. True, and
+ * nothing rewritten, while an input method composes the field's text (`composed`).
  */
-export function reformat(form: Form, input: HTMLInputElement, inputType: string): void {
+export function reformat(form: Form, input: HTMLInputElement, { inputType, isComposing }: InputEvent): true | void {
+  // Rewritten under it, an input method would compose on after what it no longer replaces ("4424" for "4242").
+  if (isComposing) return true;
   const name = input.name as FieldName;
   const format = FORMATS[name];
   if (!format) return;

@@ -192,8 +192,9 @@ export class PayForm extends CheckoutElement {
     if (!FIELDS[name]) return;
     // Formatting is the pay-time chunk's, fetched as the form showed: a keystroke before it has
     // come is formatted (this input again) once it has, unless typing went on. Asked for once: a
-    // chunk that cannot load is not fetched again at every keystroke.
-    paying?.reformat(this, input, event.inputType);
+    // chunk that cannot load is not fetched again at every keystroke. What an input method is
+    // composing is left alone until it is committed, then taken as one edit (paying.ts, `composed`).
+    if (paying?.reformat(this, input, event)) return;
     const { value } = input;
     const again = (): unknown => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true }));
     if (!paying) void (this.#formatting ??= loadPaying(this)).then((module) => module && again());
