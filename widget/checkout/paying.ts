@@ -1103,11 +1103,13 @@ tabStorage((storage) => {
  * The customer fields the form sends (name, e-mail, phone; never the card's), kept in this tab's
  * storage as the customer leaves for their bank or the hosted page: back on a declined or failed
  * attempt, they find them typed (WCAG 3.3.7), not asked again. Gone once taken back, once a form
- * of theirs shows the session paid or ended, after an hour, and with the tab.
+ * of theirs shows the session paid or ended, after an hour, and with the tab. Only as the fields
+ * show: a form waiting for the bank ("Continue with your bank") has none, and reading them would
+ * keep nothing but '' over what the customer typed.
  */
 function keepForReturn(form: Form): void {
   const customer = customerOf(form);
-  if (customer) tabStorage((storage) => storage.setItem(KEPT_FOR_RETURN + form.session, JSON.stringify({ at: Date.now(), customer } satisfies KeptForReturn)));
+  if (customer && Object.keys(customer).every((name) => form.field(name as CustomerField))) tabStorage((storage) => storage.setItem(KEPT_FOR_RETURN + form.session, JSON.stringify({ at: Date.now(), customer } satisfies KeptForReturn)));
 }
 
 /** The session each form last looked for kept fields of: once a session, not at every update. */

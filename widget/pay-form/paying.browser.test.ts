@@ -393,6 +393,31 @@ describe('<pay-form> paying', () => {
     expect(sessionStorage.getItem(`payform:customer:${session}`), 'taken back once').to.equal(null);
   });
 
+  it('keeps the customer fields typed through "Continue with your bank", which the waiting form shows without them', async () => {
+    const session = await createSession({ customer: {} });
+    const first = await mount(session);
+    first.pollInterval = 50;
+    first.pollTimeout = 300;
+    const typed = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' };
+    for (const [name, value] of Object.entries(typed)) await type(field(first, name as FieldName), value);
+    const redirect = stay(first);
+    await payWith(first, '4000000000003220');
+    const { detail } = await redirect;
+    // Back from the bank's page without finishing: the form waits, offering to go on, with no field to read.
+    await waitUntil(() => first.shadowRoot!.querySelectorAll('.outcome button').length === 2, 'no offer to go on', { timeout: 3000 });
+    expect(first.shadowRoot!.querySelector('#fname')).to.equal(null);
+    const again = stay(first);
+    first.shadowRoot!.querySelectorAll<HTMLButtonElement>('.outcome button')[1]!.click();
+    await again;
+    first.remove();
+    const failure = decideChallenge(detail.url, 'failure');
+    const form = await mountExisting(session);
+    await failure;
+    await waitUntil(() => form.phase === 'ready' && !!form.shadowRoot!.querySelector('#fname'), 'not payable again', { timeout: 5000 });
+    await form.updateComplete;
+    expect(Object.fromEntries(Object.keys(typed).map((name) => [name, field(form, name as FieldName).value]))).to.deep.equal(typed);
+  });
+
   it('keeps what was typed when the page moves it (a modal, a portal), and is not made ready again', async () => {
     const form = await mount();
     const readies = record(form, 'pay-ready');
