@@ -1435,15 +1435,47 @@ function hush(form: Form, first: HTMLInputElement): void {
 }
 
 /**
+ * The end of the press under way, if one is: a mouse's main button held, or a tap, whose
+ * mousedown and mouseup come as the finger lifts. Resolved a task after its mouseup, once its
+ * click is over (or as a drag ends, which has no mouseup).
+ */
+let pressEnd: Promise<void> | undefined;
+addEventListener(
+  'mousedown',
+  ({ button }) =>
+    button ||
+    (pressEnd ??= new Promise((resolve) => {
+      const end = (): void => {
+        pressEnd = undefined;
+        for (const type of ['mouseup', 'dragend']) removeEventListener(type, end, true);
+        setTimeout(resolve);
+      };
+      for (const type of ['mouseup', 'dragend']) addEventListener(type, end, true);
+    })),
+  true,
+);
+
+/**
  * The customer left a field of the form: one they edited shows what it lacks now ("incomplete"
  * and "required" wait for this), and the page hears of it (`pay-change`) when that changed the
  * error it shows, and only then. Here, not in the bundle: leaving a field comes after the form
  * showed, and so after this chunk was fetched.
+ *
+ * Left by a press (focus moves as it begins), the field is judged once the press is over
+ * (`pressEnd`): its error, a line or two above what was pressed, would move that from under the
+ * pointer, and the release would fall beside it — a click on nothing, "Pay" or "I need more
+ * time" pressed for nothing. Left by keyboard (Tab), or by a screen reader's focus, at once.
  */
 export function left(form: Form, { target }: FocusEvent): void {
   const input = target as HTMLInputElement;
+  if (pressEnd) void pressEnd.then(() => judgeLeft(form, input));
+  else judgeLeft(form, input);
+}
+
+/** `left`'s judgement of `input`, while it is still in the form (not gone with it as the payment's outcome shows). */
+function judgeLeft(form: Form, input: HTMLInputElement): void {
   const name = input.name as FieldName;
-  if (!(name in form.edited)) return;
+  if (!(name in form.edited) || !input.isConnected) return;
   const check = form.check(input);
   const { code: error } = check;
   // A value the companion or the tokenizer refused passes the form's own check: only an edit clears its error.
