@@ -58,6 +58,24 @@ describe('a client network declined again and again', () => {
     expect(await metric(stack, 'payform_decline_cool_downs_total{by="client"}')).toBe(2);
   });
 
+  it('is not cooled down when most of its payments succeed: many customers behind one address', async () => {
+    const stack = await openStack({ companion: { rateLimits: { perSession: 100, perClient: 1000, declinesPerClient: 3 } } });
+    const office = '198.51.100.24';
+    const paid = async () => expect(await (await stack.pay((await stack.openSession()).id, payBody(), { ip: office })).json()).toMatchObject({ status: 'success' });
+    await expect(decline(stack, office).then((answer) => answer.status)).resolves.toBe(200);
+    for (let i = 0; i < 4; i += 1) await paid();
+    // Three declines in five decided payments of six: not the share a card tester's are.
+    for (let i = 0; i < 2; i += 1) expect((await decline(stack, office)).status).toBe(200);
+    await paid();
+    expect(lines(stack).filter((entry) => /cooled down after declines/.test(entry.msg))).toEqual([]);
+  });
+
+  it('never cools down a loopback or private client: the operator’s proxy sending no X-Forwarded-For', async () => {
+    const stack = await openStack({ companion: { trustProxy: true, rateLimits: { perSession: 100, perClient: 1000, declinesPerClient: 2 } } });
+    for (let i = 0; i < 4; i += 1) expect((await decline(stack, '127.0.0.1')).status).toBe(200);
+    for (let i = 0; i < 4; i += 1) expect((await decline(stack, '10.1.2.3')).status).toBe(200);
+  });
+
   it('takes its allowance from rateLimits.declinesPerClient when the merchant sets one', async () => {
     const stack = await openStack({ companion: { rateLimits: { perSession: 100, perClient: 100, declinesPerClient: 3 } } });
     for (let i = 0; i < 3; i += 1) expect((await decline(stack, '198.51.100.23')).status).toBe(200);

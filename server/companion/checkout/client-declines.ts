@@ -15,9 +15,18 @@ export const LONGEST_COOL_DOWN_MS = 4 * 60 * 60_000;
 const STRIKES_KEPT_MS = 24 * 60 * 60_000;
 /** As many networks as the rate limits hold clients (about 100 bytes each). */
 const DEFAULT_MAX_KEYS = 100_000;
+/**
+ * The share of a network's decided payments in its window that must be declines, beside their
+ * number: a shop's customers behind one address (an office, a carrier's NAT, a proxy the operator
+ * trusts wrongly) pay far more than they are declined, where a card tester is declined nearly
+ * always.
+ */
+export const DECLINE_SHARE = 0.8;
 
 interface NetworkDeclines {
   count: number;
+  /** Payments of the network that succeeded in its window (counted only once it has a decline). */
+  paid: number;
   windowEndsAt: number;
   coolsUntil: number;
   strikes: number;
@@ -60,20 +69,29 @@ export class ClientDeclines {
     if (wide !== undefined) this.#count(wide, now);
   }
 
+  /** A pay attempt from `address` succeeded: counted for a network (and /48) already declined in its window. */
+  paid(address: string): void {
+    const now = this.#clock();
+    const network = clientNetwork(address);
+    this.#paid(network, now);
+    const wide = wideNetwork(network);
+    if (wide !== undefined) this.#paid(wide, now);
+  }
+
   /**
    * The cool-down `network` is in; or the one its attempt begins now, its declines in the window
-   * having reached `allowance`; else undefined: it may pay.
+   * having reached `allowance` and DECLINE_SHARE of its decided payments; else undefined: it may pay.
    */
   coolDown(network: string, allowance: number): CoolDown | undefined {
     const declines = this.#networks.get(network);
     if (declines === undefined) return undefined;
     const now = this.#clock();
     if (declines.coolsUntil > now) return { retryAfterMs: declines.coolsUntil - now };
-    if (declines.windowEndsAt <= now || declines.count < allowance) return undefined;
+    if (declines.windowEndsAt <= now || declines.count < allowance || declines.count < DECLINE_SHARE * (declines.count + declines.paid)) return undefined;
     declines.strikes += 1;
     const coolMs = Math.min(FIRST_COOL_DOWN_MS * 2 ** (declines.strikes - 1), LONGEST_COOL_DOWN_MS);
     const began = { declines: declines.count, strike: declines.strikes };
-    declines.count = 0;
+    declines.count = declines.paid = 0;
     declines.windowEndsAt = now;
     declines.coolsUntil = now + coolMs;
     this.#moveLast(network, declines);
@@ -90,14 +108,19 @@ export class ClientDeclines {
     return busy.sort((a, b) => b.declines - a.declines).slice(0, count);
   }
 
+  #paid(network: string, now: number): void {
+    const declines = this.#networks.get(network);
+    if (declines !== undefined && declines.windowEndsAt > now) declines.paid += 1;
+  }
+
   #count(network: string, now: number): void {
     let declines = this.#networks.get(network);
     if (declines === undefined) {
       if (this.#networks.size >= this.#maxKeys) this.#networks.delete(this.#networks.keys().next().value!);
-      declines = { count: 0, windowEndsAt: now + DECLINE_WINDOW_MS, coolsUntil: 0, strikes: 0 };
+      declines = { count: 0, paid: 0, windowEndsAt: now + DECLINE_WINDOW_MS, coolsUntil: 0, strikes: 0 };
       this.#networks.set(network, declines);
     } else if (declines.windowEndsAt <= now) {
-      declines.count = 0;
+      declines.count = declines.paid = 0;
       declines.windowEndsAt = now + DECLINE_WINDOW_MS;
       this.#moveLast(network, declines);
     }

@@ -14,7 +14,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import { clientAddress, clientNetwork, untrustedProxy, wideNetwork } from '../http/client-address.js';
+import { clientAddress, clientNetwork, isPrivate, untrustedProxy, wideNetwork } from '../http/client-address.js';
 import { ApiProblem } from '../http/problem.js';
 import type { RateDecision } from '../http/rate-limit.js';
 import { noteUnforwarded } from '../http/unforwarded.js';
@@ -67,7 +67,9 @@ export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
  * holds, and its warning says to trust the proxy).
  */
 function refuseCooledDown(c: Context<CompanionEnv>, client: string, network: string, wide: string | undefined, proxied: boolean): void {
-  if (proxied) return;
+  // A private or loopback client is a proxy of the operator's (trusted, but sending no
+  // X-Forwarded-For) or the shop's own network: every customer there would be cooled down together.
+  if (proxied || isPrivate(client)) return;
   const { reactions, options, logger, metrics } = c.get('services');
   const allowance = options.rateLimits.declinesPerClient ?? 2 * options.rateLimits.perSession;
   let cooled: CoolDown | undefined = reactions.declines.coolDown(network, allowance);

@@ -36,7 +36,7 @@ const NO_FIX: { readonly fix?: string } = Object.freeze({});
 const TRUST_IT = Object.freeze({ fix: 'the requests carry X-Forwarded-For: behind your own proxy, set PAYFORM_TRUST_PROXY=true, or every customer counts as that proxy' });
 
 /** Loopback, RFC 1918 and IPv6 unique-local or link-local addresses. */
-function isPrivate(address: string): boolean {
+export function isPrivate(address: string): boolean {
   return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|::1$|f[cd][0-9a-f]{2}:|fe80:)/i.test(address);
 }
 

@@ -69,15 +69,21 @@ export class PaymentReactions {
   /** The gateway's answer to a pay request came after a webhook had told its status. */
   #answeredLate(payment: Payment, client: string): void {
     this.#deps.logger.info('a pay attempt was answered as a webhook had already told', { order_id: payment.orderId, status: payment.status, status_code: payment.statusCode, client });
-    if (paymentOutcome(payment) === 'failure') this.declines.note(client);
+    this.#decided(payment, client);
   }
 
-  /** A decision counts toward the decline rate; a decline of a known client, against its network too. */
+  /**
+   * The answer to a customer's pay request counts toward the decline rate, and toward its client
+   * network's record. Not a merchant's saved-card charge (no client: a night's renewals decline
+   * often, and are no card testing), nor a decision a webhook or a read brings.
+   */
   #decided(payment: Payment, client: string | undefined): void {
+    if (client === undefined) return;
     const outcome = paymentOutcome(payment);
     if (outcome !== 'success' && outcome !== 'failure') return;
     this.#rate.decided(outcome === 'failure');
-    if (outcome === 'failure' && client !== undefined) this.declines.note(client);
+    if (outcome === 'failure') this.declines.note(client);
+    else this.declines.paid(client);
   }
 
   /** The gateway reported what contradicts the order (other figures, money moved past it); it is held. */
