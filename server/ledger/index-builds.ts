@@ -1,4 +1,4 @@
-// PostgreSQL's online indexes (ONLINE_INDEXES: 0018's order search, 0020's currency and 0021's session expiry on a ledger of
+// PostgreSQL's online indexes (ONLINE_INDEXES: 0018's order search, 0020's currency, 0021's session expiry and 0023's operations by date on a ledger of
 // ONLINE_BUILD_PAYMENTS or more), built in the background once the ledger is open. A build
 // takes minutes on a million payments, and CREATE INDEX CONCURRENTLY also waits for every
 // transaction older than it in the whole database: the instance takes payments meanwhile, and

@@ -1,5 +1,6 @@
 // The ledger's money as an accountant's journal: each sale, capture and refund dated by when it
-// was made, not by when its order was. A month closed on these figures keeps them: a refund made
+// was made, not by when its order was. A month closed on these figures keeps them, but for what
+// was still pending at its close (it counts once it succeeds, on the day it was begun): a refund made
 // in November of an October order is November's (reports.ts moneyTotals dates it by its order).
 //
 // A sale is a purchase that succeeded, dated by its payment (the gateway decides it then); a

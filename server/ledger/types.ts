@@ -626,7 +626,7 @@ export interface MoneyTotalsQuery {
   /**
    * `order` (the default): each order's money in the period its order was created in, its later
    * refunds too. `movement`: each sale, capture and refund in the period it was made
-   * (movements.ts), so a closed period keeps its figures.
+   * (movements.ts), so a closed period changes only by what was pending at its close.
    */
   readonly datedBy?: 'order' | 'movement';
 }

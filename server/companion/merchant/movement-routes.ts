@@ -6,8 +6,9 @@
  *   GET /api/exports/movements/link  the same query: a signed link to the file, for a browser (download-links.ts)
  *
  * Dated by when each was made (ledger movements.ts), where the orders' figures are dated by the
- * order: a refund made in November of an October order is November's, so a closed month keeps
- * its figures. Amounts are signed integer minor units (a refund is negative): a period's lines
+ * order: a refund made in November of an October order is November's, so a closed month changes
+ * only by what was pending at its close (counted, once it succeeds, on the day it was begun).
+ * Amounts are signed integer minor units (a refund is negative): a period's lines
  * add up to its net, per currency, as GET /api/stats/money?dated_by=movement says it.
  */
 import { Hono } from 'hono';

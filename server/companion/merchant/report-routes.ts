@@ -91,7 +91,7 @@ export const MoneyQuery = z
     dated_by: z
       .enum(['order', 'movement'])
       .default('order')
-      .describe('order: each order’s money in the period it was created in, its later refunds too (a closed period changes as they come); movement: each sale, capture and refund in the period it was made, as GET /api/movements lists them (a closed period keeps its figures)'),
+      .describe('order: each order’s money in the period it was created in, its later refunds too (a closed period changes as they come); movement: each sale, capture and refund in the period it was made, as GET /api/movements lists them (a closed period changes only by what was pending at its close, counted on the day it was begun once it succeeds)'),
   })
   .refine((query) => query.from === undefined || query.to === undefined || query.to > query.from, { path: ['to'], message: 'must be after from' });
 
