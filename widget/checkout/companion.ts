@@ -68,23 +68,24 @@ const unloadedChunks: Record<string, Promise<CompanionError>> = {};
 
 /**
  * Why a chunk of the widget did not load, worked out once a chunk. Its URL, which Chromium and
- * Firefox name in import()'s error, is asked again (Safari names none: the page's own server is
- * asked). Any answer — no-cors, so a 404 without CORS headers too — means its server is there and
- * does not serve it as a module: a page that serves pay-form.js without its chunks/, or will not
+ * Firefox name in import()'s error, is asked again (Safari names none: `network`). Any answer —
+ * no-cors, so a 404 without CORS headers too — means its server is there and does not serve it
+ * as a module: a page that serves pay-form.js without its chunks/, or will not
  * run them. The page is `misconfigured`, said once on the console by `element`, with the fix. No
  * answer is the customer offline (`network`), nothing the developer can fix: not a cached copy
  * either, which a chunk that did not load has none of. Here, not in diagnose.ts: that is a chunk too.
  */
 export const unloaded = (element: Pick<Element, 'localName'>, error: unknown): Promise<CompanionError> => {
-  const url = /\w+:\/\/\S+/.exec(error as string)?.[0] ?? 'a chunk';
-  return (unloadedChunks[url] ??= fetch(url, { mode: 'no-cors' }).then(
+  const url = /\w+:\/\/\S+/.exec(error as string)?.[0];
+  // No URL to ask (Safari), or no answer in time: the network, asked again at the next failure.
+  return url ? (unloadedChunks[url] ??= fetch(url, { mode: 'no-cors', signal: AbortSignal.timeout(5e3) }).then(
     () => {
       const reason = `${url} did not load: deploy all of dist/ (pay-form.js with its chunks/), allowed by script-src`;
       console.error(`<${element.localName}>: ${reason}`);
       return new CompanionError('misconfigured', 0, [], reason);
     },
-    () => new CompanionError('network'),
-  ));
+    () => (delete unloadedChunks[url], new CompanionError('network')),
+  )) : Promise.resolve(new CompanionError('network'));
 };
 
 /**

@@ -28,5 +28,13 @@ describe('a click whose paying chunk did not come, the connection down', () => {
     expect(message(form)).to.equal('Could not reach the payment service. Please try again.');
     expect(button(form).textContent, 'the button on offer again').to.match(/^Pay UAH\s100\.50$/);
     expect(logged, logged.join('\n')).to.deep.equal([]);
+
+    // The connection is back and the chunk's server answers, without it: asked again, not taken
+    // for the network it was a moment ago.
+    await answerModule(PAYING, 'fail');
+    const again = oneEvent(form, 'pay-error');
+    button(form).click();
+    expect((await again).detail.code).to.equal('misconfigured');
+    expect(logged.join('\n')).to.match(/paying\.ts did not load: deploy all of dist\//);
   });
 });
