@@ -1437,9 +1437,11 @@ function hush(form: Form, first: HTMLInputElement): void {
 /**
  * The end of the press under way, if one is: a mouse's main button held, or a tap, whose
  * mousedown and mouseup come as the finger lifts. Resolved a task after its mouseup, once its
- * click is over (or as a drag ends, which has no mouseup).
+ * click is over; or as a drag ends, a key is pressed, or the page loses the focus (a release over
+ * a select's list or another origin's frame, which this page never hears).
  */
 let pressEnd: Promise<void> | undefined;
+const PRESS_ENDS = ['mouseup', 'dragend', 'keydown', 'blur'];
 addEventListener(
   'mousedown',
   ({ button }) =>
@@ -1447,10 +1449,10 @@ addEventListener(
     (pressEnd ??= new Promise((resolve) => {
       const end = (): void => {
         pressEnd = undefined;
-        for (const type of ['mouseup', 'dragend']) removeEventListener(type, end, true);
+        for (const type of PRESS_ENDS) removeEventListener(type, end, true);
         setTimeout(resolve);
       };
-      for (const type of ['mouseup', 'dragend']) addEventListener(type, end, true);
+      for (const type of PRESS_ENDS) addEventListener(type, end, true);
     })),
   true,
 );

@@ -70,6 +70,19 @@ describe('<pay-form> pressed as a field it leaves shows its error', () => {
     }
   });
 
+  it('shows the error at once when the field is left by keyboard after a press whose release the page never heard', async () => {
+    const form = await mount();
+    await type(field(form, 'exp'), '12');
+    // Held on the form's own text, not released (the release fell on a select's list, another origin's frame).
+    const { x, y } = form.getBoundingClientRect();
+    await sendMouse({ type: 'move', position: [Math.round(x + 2), Math.round(y + 2)] });
+    await sendMouse({ type: 'down' });
+    field(form, 'exp').focus();
+    await press('Tab');
+    await form.updateComplete;
+    await waitUntil(() => errorText(form, 'exp') === INCOMPLETE, `not shown: "${errorText(form, 'exp')}"`, { timeout: 1000 });
+  });
+
   it('still shows the error at once when the field is left by keyboard', async () => {
     const form = await mount();
     await type(field(form, 'exp'), '12');
