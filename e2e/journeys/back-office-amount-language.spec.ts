@@ -43,7 +43,10 @@ test('in Ukrainian a refund is prefilled “1234,56” and takes “1 000,00”,
   await expect(backOffice.dialog).toBeHidden();
   expect(refunds).toEqual([{ amount: 100_000 }]);
 
-  // What is left, copied as the dialog's hint shows it, currency sign and all.
+  // What is left, copied as the dialog's hint shows it, currency sign and all: once the order read
+  // again after the refund says it, as the operator sees it before pressing again.
+  await expect(backOffice.detail.getByText('Повернення на 1 000,00 грн: виконано.')).toBeVisible();
+  await expect(page.locator('dd', { hasText: /^234,56\s\S+$/u })).toBeVisible();
   await refund.click();
   await expect(amount).toHaveValue('234,56');
   const shown = (await backOffice.dialog.locator('#operation-amount-hint bdi bdi').textContent()) ?? '';
