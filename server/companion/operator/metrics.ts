@@ -112,7 +112,7 @@ export class CompanionMetrics {
     });
     this.#declineBurst = new Gauge({
       name: 'payform_decline_burst',
-      help: '1 while declines spike on this instance: 20 or more in the last minute, half or more of the payments decided (card testing spread over client addresses, or an issuer refusing), until both fall below half that; else 0. The warning that begins one names the busiest client networks',
+      help: '1 while declines spike on this instance: 20 or more in the last minute, half or more of the customers\' pay requests decided (saved-card charges aside; card testing spread over client addresses, or an issuer refusing), until both fall below half that; else 0. The warning that begins one names the busiest client networks',
       registers,
     });
     this.#declineBurst.set(0);
