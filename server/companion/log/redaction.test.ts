@@ -67,6 +67,24 @@ describe('redact', () => {
     expect(redact({ order_id: '4242424242424242abce', payment_id: 'abce4242424242424242:2' })).toEqual({ order_id: '[card number]abce', payment_id: 'abce[card number]:2' });
   });
 
+  it('keeps a client address or network whole, though its digit groups read as a card number', () => {
+    // Written out in full, about one all-digit IPv6 address in four holds a run the mask would take.
+    const address = '2607:5300:0203:1234::1';
+    expect(redact(`from ${address}`)).toBe('from [card number]::1');
+    expect(redact({ client: address, network: '2601:0644:8100:1230::/64', request: { client: { ip: '2601:0644:8100:1230:0000:0000:0000:0001' } } })).toEqual({
+      client: address,
+      network: '2601:0644:8100:1230::/64',
+      request: { client: { ip: '2601:0644:8100:1230:0000:0000:0000:0001' } },
+    });
+    // Only an address is kept there: anything else under those keys is masked as any text is.
+    expect(redact({ client: `card ${PAN}`, ip: PAN, network: `${address}/129`, remote_address: '4242:4242:4242:4242' })).toEqual({
+      client: 'card [card number]',
+      ip: '[card number]',
+      network: '[card number]::1/129',
+      remote_address: '[card number]',
+    });
+  });
+
   it('masks card-like digit runs in free text, spaced or dashed', () => {
     expect(redact(`card ${PAN} and 4242 4242 4242 4242 and 4242-4242-4242-4242 failed`)).toBe(
       'card [card number] and [card number] and [card number] failed',
