@@ -75,6 +75,27 @@ export function terminalsOf(project: Project): readonly Ledger[] {
   return terminals;
 }
 
+/**
+ * What a project's own accounts and terminals leave out, as a line to say at start: a currency it
+ * accepts that none of them is in, whose payments would move no balance there, without a word.
+ * Undefined when nothing is left out (always, for a project with the sandbox's own ledgers).
+ */
+export function ledgerGaps(project: Project): string | undefined {
+  const missing = (ledgers: readonly Ledger[] | undefined) => (ledgers ? project.currencies.filter((currency) => !ledgers.some((ledger) => ledger.currency === currency)) : []);
+  const gaps = (
+    [
+      ['account', missing(project.accounts)],
+      ['terminal', missing(project.terminals)],
+    ] as const
+  ).filter(([, currencies]) => currencies.length > 0);
+  if (gaps.length === 0) return undefined;
+  return (
+    `project "${project.name}" (pos_id ${project.posId}) lists its own ledgers with ${gaps.map(([kind, currencies]) => `no ${kind} in ${currencies.join(', ')}`).join(' and ')}, ` +
+    'currencies it accepts: its payments in them move no balance there. Add one in each (with "receives_payments": false to mean that), ' +
+    'or leave the currency out of the project\'s "currencies" (when not given: every currency the sandbox takes)'
+  );
+}
+
 /** What a currency's orders came to: `gross` paid in (the reserve is held on it), `net` after everything. */
 export interface Turnover {
   readonly gross: MinorUnits;

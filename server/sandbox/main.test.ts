@@ -155,6 +155,8 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
       // A projects file's own secret is the sandbox's to print, for the companion to copy.
       expect(output()).toContain('PAYFORM_GATEWAY_API_SECRET=acme-sandbox-api-secret-32-bytes\n');
       expect(output()).toContain('also project Acme Marketplace: pos_id 7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75');
+      // The example's own ledgers hold every currency its project accepts.
+      expect(output()).not.toContain('move no balance');
       const { projects } = (await (await fetch(`${url}/_sandbox`)).json()) as { projects: Record<string, unknown>[] };
       expect(projects.map((project) => [project.name, project.three_d_secure])).toEqual([
         ['Acme Coffee', 'always'],
@@ -166,6 +168,7 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
       expect(await accounts.json()).toEqual({
         accounts: [
           { id: '6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10', name: 'Settlement account', currency: 'UAH', balances: { available: 15000, rollingReserve: 0 } },
+          { id: '5f0e9b2c-7a41-4d83-9c6e-1b8a3d5f2e07', name: 'Settlement account (EUR)', currency: 'EUR', balances: { available: 0, rollingReserve: 0 } },
           { id: 'd41c7a92-3e6f-4b08-8c2d-5a9b1e0f7c63', name: 'Test account', currency: 'XTS', balances: { available: 0, rollingReserve: 0 } },
         ],
       });

@@ -28,9 +28,10 @@ function problems(json: unknown): string[] {
 
 /** A sandbox with one project from a file, and requests with that project's credentials. */
 function sandboxOf(entry: Record<string, unknown>) {
-  const sandbox = testSandbox({ projects: parseProjects({ projects: [entry] }) });
+  const logged: string[] = [];
+  const sandbox = testSandbox({ projects: parseProjects({ projects: [entry] }), log: (line) => logged.push(line) });
   const headers = { 'X-API-AUTH': authHeaderValue(String(entry.api_key), String(entry.api_secret)), 'X-API-KEY': String(entry.endpoints_key) };
-  return { sandbox, headers };
+  return { sandbox, headers, logged };
 }
 
 describe('projects file', () => {
@@ -183,6 +184,25 @@ describe('projects file', () => {
     });
     const accounts = (await (await sandbox.call('GET', `/api/v1/balances/pos/${POS}/accounts`, { headers })).json()) as { accounts: { id: string }[] };
     expect(accounts.accounts.map((account) => account.id)).toEqual(['6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10']);
+  });
+
+  it('says once, at start, which accepted currency its own accounts or terminals leave out', () => {
+    const ledger = (id: string, currency: string) => ({ id, name: `In ${currency}`, currency });
+    const gaps = sandboxOf(
+      project({
+        currencies: ['UAH', 'EUR', 'XTS'],
+        accounts: [ledger('6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10', 'UAH')],
+        terminals: [ledger('9e5b3d17-6a4c-4f21-a8e0-7c2b9d1f5a46', 'UAH'), ledger('2c8f6e03-b19d-4a75-9e4b-0d6a3c8f1b92', 'EUR')],
+      }),
+    );
+    expect(gaps.logged).toEqual([
+      `payform sandbox: project "Acme" (pos_id ${POS}) lists its own ledgers with no account in EUR, XTS and no terminal in XTS, currencies it accepts: ` +
+        'its payments in them move no balance there. Add one in each (with "receives_payments": false to mean that), ' +
+        'or leave the currency out of the project\'s "currencies" (when not given: every currency the sandbox takes)',
+    ]);
+    // Not a word for a project whose ledgers cover its currencies, nor for one with the sandbox's own.
+    expect(sandboxOf(project({ currencies: ['EUR'], accounts: [ledger('6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10', 'EUR')] })).logged).toEqual([]);
+    expect(sandboxOf(project({ currencies: ['UAH', 'EUR'] })).logged).toEqual([]);
   });
 
   it('applies the 3-D Secure policy: always challenges every card, never lets the challenge card through', async () => {
