@@ -7,8 +7,8 @@ import type { Payment } from '../../ledger/index.js';
 import { TestClock } from '../../ledger/testing/databases.js';
 import { createLogger, memorySink } from '../log/logger.js';
 import { PaymentReactions } from '../payments/reactions.js';
-import { card } from '../test/cards.js';
-import { payBody, stacksPerTest } from '../test/stack.js';
+import { card, CUSTOMER, hostedCardForm } from '../test/cards.js';
+import { CLIENT_IP, payBody, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
 import { ClientDeclines, DECLINE_WINDOW_MS, FIRST_COOL_DOWN_MS, LONGEST_COOL_DOWN_MS } from './client-declines.js';
 
@@ -85,9 +85,10 @@ describe('a client network declined again and again', () => {
   it('is not reached by a customer who pays after a few declines, nor by declines spread out in time', async () => {
     const clock = new TestClock(Date.now());
     const stack = await openStack({ clock, companion: { rateLimits: { perSession: 2, perClient: 100 } } });
+    // Three every half hour: the sliding window weighs the window before in full as the next begins.
     for (let round = 0; round < 3; round += 1) {
       for (let i = 0; i < 3; i += 1) expect((await decline(stack, '198.51.100.21')).status).toBe(200);
-      clock.advance(15 * 60_000);
+      clock.advance(30 * 60_000);
     }
     expect(await (await stack.pay((await stack.openSession()).id, payBody(), { ip: '198.51.100.21' })).json()).toMatchObject({ status: 'success' });
   });
@@ -127,6 +128,53 @@ describe('an IPv6 client', () => {
   });
 });
 
+describe('declines decided after the answer', () => {
+  const allowance = { rateLimits: { perSession: 100, perClient: 100, declinesPerClient: 3 } };
+
+  it('count against the client when its 3-D Secure challenge fails, as the webhook tells', async () => {
+    const stack = await openStack({ companion: allowance });
+    const tester = '198.51.100.26';
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await (await stack.pay((await stack.openSession()).id, payBody({ card: card('three_ds_challenge') }), { ip: tester })).json();
+      expect(answer).toMatchObject({ status: 'redirect' });
+      await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'failure' });
+      await stack.settleWebhooks();
+    }
+    expect((await decline(stack, tester)).status).toBe(429);
+    expect(lines(stack).filter((entry) => /cooled down after declines/.test(entry.msg))).toEqual([expect.objectContaining({ client: tester, declines: 3 })]);
+  });
+
+  it('count against the client when its card is declined on the hosted page', async () => {
+    const stack = await openStack({ companion: allowance });
+    const tester = '198.51.100.27';
+    const hosted = async () => {
+      const session = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
+      return stack.request('POST', `/api/checkout/sessions/${session.id}/hosted`, { ip: tester, body: {} });
+    };
+    for (let i = 0; i < 3; i += 1) {
+      const { redirect_url: url } = (await (await hosted()).json()) as { redirect_url: string };
+      await stack.sandbox.request(url, { method: 'POST', body: hostedCardForm('rejected') });
+      await stack.settleWebhooks();
+    }
+    expect((await hosted()).status).toBe(429);
+  });
+
+  it('are not counted for a merchant’s saved-card charges, however many decline', async () => {
+    const stack = await openStack({ companion: { ...allowance, metricsToken: METRICS_TOKEN } });
+    const unknown = await stack.ledger.saveCard({ customerId: 'cust-renewals', ccToken: 'tok-unknown', ccMask: '424242******4242', tokenExpiration: '2099-12-31T23:59:59' });
+    for (let i = 0; i < 25; i += 1) {
+      const charged = await stack.request('POST', `/api/customers/cust-renewals/cards/${unknown.id}/charges`, {
+        admin: true,
+        body: { amount: 19950, currency: 'UAH', description: 'Renewal', order_id: `renewal-${i}`, customer: CUSTOMER },
+      });
+      expect(await charged.json()).toMatchObject({ status: 'failure' });
+    }
+    expect(await metric(stack, 'payform_decline_burst')).toBe(0);
+    // Nor is the network they were sent from cooled down: the merchant's server's.
+    expect(await (await stack.pay((await stack.openSession()).id, payBody(), { ip: CLIENT_IP })).json()).toMatchObject({ status: 'success' });
+  });
+});
+
 describe('declines across every client', () => {
   it('are said once per burst, with the figures and the busiest networks, and shown as payform_decline_burst', async () => {
     const clock = new TestClock(Date.now());
@@ -152,6 +200,13 @@ describe('declines across every client', () => {
     // A new burst is a new warning.
     for (let i = 0; i < 20; i += 1) await decline(stack, `198.51.100.${40 + (i % 10)}`);
     expect(bursts()).toHaveLength(2);
+  });
+
+  it('count the attempts of customers whose address the host did not pass, as no network’s', async () => {
+    const stack = await openStack({ companion: { metricsToken: METRICS_TOKEN } });
+    for (let i = 0; i < 20; i += 1) expect((await decline(stack, '')).status).toBe(200);
+    expect(await metric(stack, 'payform_decline_burst')).toBe(1);
+    expect(lines(stack).find((entry) => /^declines spiked across the companion/.test(entry.msg))).toMatchObject({ declines_per_minute: 20, busiest: [] });
   });
 
   it('are no burst where customers mostly pay', async () => {
@@ -200,9 +255,44 @@ describe('ClientDeclines', () => {
     for (const address of ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4']) declines.note(address);
     expect(declines.size).toBe(3);
     expect(declines.busiest(5).map(({ network }) => network)).toEqual(['192.0.2.2', '192.0.2.3', '192.0.2.4']);
+    // A window on, the declines still weigh in the window that slides over them; two on, they are gone.
     now += DECLINE_WINDOW_MS;
     declines.note('192.0.2.5');
-    expect(declines.size).toBe(1);
+    expect(declines.size).toBe(3);
+    now += DECLINE_WINDOW_MS;
+    declines.note('192.0.2.6');
+    expect(declines.size).toBe(2);
+  });
+
+  it('counts declines either side of a window’s end together: the window slides', () => {
+    let now = 0;
+    const declines = new ClientDeclines(() => now);
+    const network = '192.0.2.10';
+    declines.note(network);
+    // 18 declines in the window's last half minute, 18 in the next's first: 36 in a minute.
+    now = DECLINE_WINDOW_MS - 30_000;
+    for (let i = 0; i < 18; i += 1) declines.note(network);
+    now = DECLINE_WINDOW_MS + 20_000;
+    for (let i = 0; i < 18; i += 1) declines.note(network);
+    expect(declines.coolDown(network, 20)).toMatchObject({ began: { declines: 37 } });
+    // Spread thinly, they fade out: one window on, the ones before weigh less as it goes.
+    const thin = '192.0.2.11';
+    for (let i = 0; i < 15; i += 1) declines.note(thin);
+    now += DECLINE_WINDOW_MS + 10 * 60_000;
+    for (let i = 0; i < 10; i += 1) declines.note(thin);
+    expect(declines.coolDown(thin, 20)).toBeUndefined();
+    expect(declines.busiest(1)).toEqual([{ network: thin, declines: 15 }]);
+  });
+
+  it('cools a network down at three times its allowance whatever share of its payments succeeded', () => {
+    const declines = new ClientDeclines(() => 0);
+    const network = '192.0.2.12';
+    // A quarter of a card tester's list live: under the share, cooled down past the ceiling.
+    for (let i = 0; i < 59; i += 1) declines.note(network);
+    for (let i = 0; i < 20; i += 1) declines.paid(network);
+    expect(declines.coolDown(network, 20)).toBeUndefined();
+    declines.note(network);
+    expect(declines.coolDown(network, 20)).toMatchObject({ began: { declines: 60, strike: 1 } });
   });
 
   it('doubles a cool-down at each strike up to its longest, and forgets the strikes a day after the last', () => {

@@ -14,7 +14,7 @@ import type { Context } from 'hono';
 import * as z from 'zod';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
-import { clientAddress } from '../http/client-address.js';
+import { clientAddress, UNKNOWN_CLIENT } from '../http/client-address.js';
 import { takesPayments } from '../http/guards.js';
 import { noteUnknownClient } from '../http/unknown-client.js';
 import { ApiProblem } from '../http/problem.js';
@@ -164,7 +164,8 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
   let toldFallback = false;
   checkout.post('/sessions/:id/hosted', takesPayments, limitPayAttempts(), validate('json', HostedRequest), async (c) => {
     const { customer, page_url: pageUrl, fallback } = c.req.valid('json');
-    const url = await c.get('services').hostedCheckouts.open(sessionId(c), customer, pageUrl);
+    const client = clientAddress(c, c.get('services').options.trustProxy) ?? UNKNOWN_CLIENT;
+    const url = await c.get('services').hostedCheckouts.open(sessionId(c), customer, pageUrl, client);
     // Once the page is opened: a made-up session id must not use up the one line.
     const { tokenizer } = c.get('services').options;
     if (fallback && tokenizer && !toldFallback) {

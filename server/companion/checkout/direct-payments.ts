@@ -12,6 +12,7 @@ import type { Payment as GatewayPayment, DirectPaymentParams, DirectSplitPurchas
 import { LedgerNotFound, holdsSession, isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, PayAttemptClaim, Payment, PaymentUpdate } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
+import { UNKNOWN_CLIENT } from '../http/client-address.js';
 import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { paymentUpdate } from '../payments/gateway-facts.js';
@@ -58,12 +59,13 @@ const ABSENT_BROWSER: BrowserFingerprint = {
 };
 
 /**
- * The address the pay request came from, for its log line and its network's declines; none for
- * a merchant's charge (no browser: its server asked, and the address it gave is the customer's
- * at some other time) nor for a client whose address the host did not pass.
+ * The address the pay request came from, for its log line and its network's declines:
+ * UNKNOWN_CLIENT for a customer whose address the host did not pass (counted in the decline rate
+ * only); none for a merchant's charge (no browser: its server asked, and the address it gave is
+ * the customer's at some other time).
  */
 const payerAddress = (request: DirectPayment): string | undefined =>
-  request.fingerprint === ABSENT_BROWSER || request.client.ip === UNKNOWN_ADDRESS ? undefined : request.client.ip;
+  request.fingerprint === ABSENT_BROWSER ? undefined : request.client.ip === UNKNOWN_ADDRESS ? UNKNOWN_CLIENT : request.client.ip;
 
 const REFUSED_PAGES_KEPT = 1_000;
 

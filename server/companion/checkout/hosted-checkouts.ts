@@ -34,9 +34,10 @@ export class HostedCheckouts {
 
   /**
    * The address of the gateway's payment page for this session. `pageUrl`: the page paid from
-   * (the widget's `page_url`); checked, the customer returns there.
+   * (the widget's `page_url`); checked, the customer returns there. `client`: the customer's
+   * address (UNKNOWN_CLIENT when the host passed none), whose record the page's decision joins.
    */
-  async open(sessionId: string, payer: Customer | undefined, pageUrl?: string): Promise<string> {
+  async open(sessionId: string, payer: Customer | undefined, pageUrl?: string, client?: string): Promise<string> {
     const { ledger } = this.#deps;
     const session = await payableSession(ledger, sessionId, 'hosted', this.#deps.options.tokenizer !== undefined);
     const live = session.payment && holdsSession(session.payment) ? session.payment : undefined;
@@ -47,7 +48,7 @@ export class HostedCheckouts {
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
     if (!claim.claimed) return this.#pageOf(liveAttempt(claim));
     const page = session.returnUrl ? undefined : this.#pages.returnable(pageUrl);
-    return this.#attempt(session, claim.payment, customer, page, { retry: true, resent: claim.resent });
+    return this.#attempt(session, claim.payment, customer, page, { retry: true, resent: claim.resent }, client);
   }
 
   /**
@@ -71,7 +72,9 @@ export class HostedCheckouts {
    * Creates one attempt's page. An order id someone else used at the gateway goes on once under
    * the next — unless this attempt was sent before: then the duplicate may be its first send.
    */
-  async #attempt(session: CheckoutSession, payment: Payment, customer: CustomerDetails, page: string | undefined, send: AttemptSend): Promise<string> {
+  async #attempt(session: CheckoutSession, payment: Payment, customer: CustomerDetails, page: string | undefined, send: AttemptSend, client: string | undefined): Promise<string> {
+    // Its decision comes by webhook or a read: it is counted against the client then (not sent, it is not).
+    if (client !== undefined) this.#deps.reactions.awaitDecision(payment.orderId, client);
     try {
       return await this.#create(session, payment, customer, page);
     } catch (error) {
@@ -81,7 +84,7 @@ export class HostedCheckouts {
       if (!send.retry) throw tryAgain();
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
       if (!next.claimed) return this.#pageOf(liveAttempt(next));
-      return this.#attempt(session, next.payment, customer, page, { retry: false, resent: next.resent });
+      return this.#attempt(session, next.payment, customer, page, { retry: false, resent: next.resent }, client);
     }
   }
 

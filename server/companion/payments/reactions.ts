@@ -10,6 +10,7 @@
 import { latestReport } from '../../ledger/index.js';
 import type { Ledger, Operation, Payment, PaymentProgress } from '../../ledger/index.js';
 import { ClientDeclines } from '../checkout/client-declines.js';
+import { UNKNOWN_CLIENT } from '../http/client-address.js';
 import type { Logger } from '../log/logger.js';
 import { paymentOutcome } from '../operator/metrics.js';
 import type { CompanionMetrics } from '../operator/metrics.js';
@@ -20,6 +21,9 @@ import { discrepancyChange, operationChange, paymentChange } from './payment-cha
 import type { ChangeSource } from './payment-change.js';
 
 export type { ChangeSource, PaymentChange, PaymentEventHook } from './payment-change.js';
+
+/** Attempts awaiting their decision, at most: as many as the declines hold networks. */
+const AWAITING_KEPT = 100_000;
 
 interface ReactionDeps {
   readonly ledger: Ledger;
@@ -35,6 +39,12 @@ export class PaymentReactions {
   /** The declines of each client network lately: checkout/pay-limits.ts cools one down past its allowance. */
   readonly declines: ClientDeclines;
   readonly #rate: DeclineRate;
+  /**
+   * The client of each customer's attempt whose decision is still to come (a 3-D Secure
+   * challenge, the hosted page), by order id: the decision counts against it whichever way it
+   * arrives — a webhook, a read, reconciliation. Bounded like the declines; in this process.
+   */
+  readonly #awaiting = new Map<string, string>();
 
   constructor(deps: ReactionDeps) {
     this.#deps = deps;
@@ -73,17 +83,33 @@ export class PaymentReactions {
   }
 
   /**
-   * The answer to a customer's pay request counts toward the decline rate, and toward its client
-   * network's record. Not a merchant's saved-card charge (no client: a night's renewals decline
-   * often, and are no card testing), nor a decision a webhook or a read brings.
+   * A customer's attempt from `client` awaits its decision (the hosted page opened for it): see
+   * #awaiting. `client` is UNKNOWN_CLIENT when the host passed no address.
+   */
+  awaitDecision(orderId: string, client: string): void {
+    if (this.#awaiting.size >= AWAITING_KEPT) this.#awaiting.delete(this.#awaiting.keys().next().value!);
+    this.#awaiting.set(orderId, client);
+  }
+
+  /**
+   * A customer's attempt counts toward the decline rate, and toward its client network's record,
+   * once decided: answered at once, or after a 3-D Secure challenge or on the hosted page, by
+   * whatever brings the decision. Not a merchant's saved-card charge (no client: a night's
+   * renewals decline often, and are no card testing).
    */
   #decided(payment: Payment, client: string | undefined): void {
-    if (client === undefined) return;
     const outcome = paymentOutcome(payment);
-    if (outcome !== 'success' && outcome !== 'failure') return;
+    if (outcome === undefined) {
+      if (client !== undefined) this.awaitDecision(payment.orderId, client);
+      return;
+    }
+    const from = client ?? this.#awaiting.get(payment.orderId);
+    if (this.#awaiting.size > 0) this.#awaiting.delete(payment.orderId);
+    if (from === undefined || (outcome !== 'success' && outcome !== 'failure')) return;
     this.#rate.decided(outcome === 'failure');
-    if (outcome === 'failure') this.declines.note(client);
-    else this.declines.paid(client);
+    if (from === UNKNOWN_CLIENT) return;
+    if (outcome === 'failure') this.declines.note(from);
+    else this.declines.paid(from);
   }
 
   /** The gateway reported what contradicts the order (other figures, money moved past it); it is held. */
