@@ -16,6 +16,8 @@ import type { PaymentEventHook } from './payments/reactions.js';
 import { kindOf } from './environment.js';
 import { unknownOptions } from './near-names.js';
 import { Origin } from './origin-setting.js';
+import { ProxyTrust, parseNetwork } from './http/proxy-trust.js';
+import type { TrustProxy } from './http/client-address.js';
 
 export interface RateLimits {
   /** Pay and hosted requests per checkout session in one window. */
@@ -116,8 +118,13 @@ export interface CompanionConfig {
   readonly reconciliation?: Partial<ReconciliationTimings>;
   /** Largest request body on any path (routes added later included); default 16 KiB (webhooks 64 KiB). */
   readonly bodyLimitBytes?: number;
-  /** Take the client's address from X-Forwarded-For's last entry (behind one trusted proxy). Default false. */
-  readonly trustProxy?: boolean;
+  /**
+   * Take the client's address from X-Forwarded-For when a proxy of yours sent the request: `true`
+   * trusts proxies on this machine or a private network; a list of addresses or networks
+   * (`['203.0.113.0/24', '2001:db8::/32']`, a CDN's edges) trusts those too. The header's last
+   * entry that is no trusted proxy is the client. Default false: the socket's peer.
+   */
+  readonly trustProxy?: boolean | readonly string[];
   /**
    * Serves `GET /metrics` (Prometheus text) to requests bearing this token (at least 16
    * characters, not the admin token). Unset: no /metrics route — serve `app.companion.metrics`
@@ -167,7 +174,7 @@ export interface CompanionOptions {
   readonly reconciliation: ReconciliationTimings;
   readonly bodyLimitBytes: number;
   readonly webhookBodyLimitBytes: number;
-  readonly trustProxy: boolean;
+  readonly trustProxy: TrustProxy;
   readonly metricsToken: string | undefined;
   readonly widgetDir: string;
   readonly backOffice: BackOfficeOptions | undefined;
@@ -228,7 +235,14 @@ const Settings = z.object({
     .partial()
     .optional(),
   bodyLimitBytes: z.number().int().min(1024).max(1024 * 1024).optional(),
-  trustProxy: z.boolean().optional(),
+  trustProxy: z
+    .union([
+      z.boolean(),
+      z
+        .array(z.string().refine((text) => parseNetwork(text) !== undefined, { error: 'must be an IP address or a network (203.0.113.0/24, 2001:db8::/32)' }))
+        .min(1, { error: 'must list at least one network, or be true' }),
+    ])
+    .optional(),
   metricsToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   widgetDir: z.string().min(1).optional(),
   backOffice: BackOfficeSettings.optional(),
@@ -359,7 +373,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     reconciliation,
     bodyLimitBytes: config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     webhookBodyLimitBytes: WEBHOOK_BODY_LIMIT,
-    trustProxy: config.trustProxy ?? false,
+    trustProxy: config.trustProxy ? new ProxyTrust(config.trustProxy === true ? [] : config.trustProxy) : false,
     metricsToken: config.metricsToken,
     widgetDir: config.widgetDir ?? DEFAULT_WIDGET_DIR,
     backOffice: config.backOffice && resolveBackOffice(config.backOffice),

@@ -19,6 +19,14 @@ describe('settings given in code', () => {
     expect(currentEnvironment({ GATEWAY_POS_ID: 'p', SESSION_TTL_SECONDS: 900, PAYFORM_GATEWAY_WIDGET_KEY: null }).env).toMatchObject({ PAYFORM_SESSION_TTL_SECONDS: '900', PAYFORM_GATEWAY_WIDGET_KEY: undefined });
   });
 
+  it('reads PAYFORM_TRUST_PROXY as a flag or the networks of public proxies, and refuses anything else naming it', () => {
+    expect(readInCode({ PAYFORM_TRUST_PROXY: '203.0.113.0/24, 2001:db8::/32,198.51.100.7' }).trustProxy).toEqual(['203.0.113.0/24', '2001:db8::/32', '198.51.100.7']);
+    expect(() => readInCode({ PAYFORM_TRUST_PROXY: '203.0.113.0/24,cdn.example' })).toThrow(
+      /PAYFORM_TRUST_PROXY: must be true \(proxies on this machine or a private network\), false, or your proxies' addresses or networks, comma-separated \(203\.0\.113\.0\/24,2001:db8::\/32\): "cdn\.example" is none/,
+    );
+    expect(() => readInCode({ PAYFORM_TRUST_PROXY: '203.0.113.0/33' })).toThrow(/"203\.0\.113\.0\/33" is none/);
+  });
+
   it('refuses PAYFORM_DATABASE_URL given as an empty string, as from the environment; null is unset', () => {
     expect(() => readInCode({ PAYFORM_DATABASE_URL: '' })).toThrow(/^Invalid environment: PAYFORM_DATABASE_URL is set but empty: give the database's URL, or remove the variable/);
     expect(currentEnvironment({ PAYFORM_DATABASE_URL: '', PAYFORM_PUBLIC_URL: '' }).blank).toEqual([{ name: 'PAYFORM_DATABASE_URL', meant: 'PAYFORM_DATABASE_URL' }]);

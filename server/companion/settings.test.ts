@@ -566,6 +566,16 @@ describe('createCompanion config', () => {
     await ledger.close();
   });
 
+  it('refuses a trustProxy list holding what is no address or network, naming the entry', async () => {
+    const ledger = await openLedger(':memory:');
+    const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
+    const base = { ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
+    expect(() => createCompanion({ ...base, trustProxy: ['203.0.113.0/24', 'cdn.example'] })).toThrow(
+      'Invalid companion config: trustProxy[1]: must be an IP address or a network (203.0.113.0/24, 2001:db8::/32)',
+    );
+    expect(() => createCompanion({ ...base, trustProxy: [] })).toThrow('Invalid companion config: trustProxy: must list at least one network, or be true');
+  });
+
   it('refuses a hook or a clock that is not a function, naming it and what it must be', async () => {
     const ledger = await openLedger(':memory:');
     const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });

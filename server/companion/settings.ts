@@ -23,7 +23,7 @@
  * | PAYFORM_TEST_MODE | sessions are test sessions (banner, test cards) | true on a sandbox or the test credentials |
  * | PAYFORM_CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the bundled sandbox, else 0 |
  * | PAYFORM_SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
- * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For's last entry (one proxy of yours) | false |
+ * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For behind proxies of yours: true for those on this machine or a private network, or a comma-separated list of their public networks (a CDN's) | false |
  * | PAYFORM_METRICS_TOKEN | serves GET /metrics to this bearer token (≥ 16 characters) | unset: no /metrics |
  * | PAYFORM_METRICS_ADDRESS | serves GET /metrics without a token on this host:port of its own (e.g. 127.0.0.1:9464) | unset |
  * | PAYFORM_LOG_LEVEL | debug, info, warn, error | info |
@@ -48,6 +48,7 @@ import { BackOfficeSettings, SellersSetting } from './back-office/back-office-op
 import { browserExposedSecrets } from './browser-exposed.js';
 import { currentEnvironment, isVariableValue, kindOf, leftAloneNotice, strayNotice, strayVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
+import { parseNetwork } from './http/proxy-trust.js';
 import { Origin } from './origin-setting.js';
 import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payments/notify-url.js';
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, StrayVariable, UnreadVariable } from './environment.js';
@@ -88,7 +89,7 @@ export interface CompanionSettings {
   readonly testMode: boolean;
   readonly captureOverReservePercent: number;
   readonly sessionTtlSeconds: number;
-  readonly trustProxy: boolean;
+  readonly trustProxy: boolean | readonly string[];
   /** PAYFORM_METRICS_TOKEN: /metrics on the companion's port, for this bearer token. */
   readonly metricsToken: string | undefined;
   /** PAYFORM_METRICS_ADDRESS: /metrics on a listener of its own, no token (bind it where only Prometheus reaches). */
@@ -116,6 +117,19 @@ export interface CompanionSettings {
 export const DEFAULT_DATABASE = './data/payform.db';
 
 const Flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((flag) => ['true', '1', 'yes'].includes(flag));
+/** PAYFORM_TRUST_PROXY: a flag, or the networks of proxies of yours with public addresses (a CDN's edges). */
+const TrustProxySetting = z.string().transform((text, ctx) => {
+  const flag = Flag.safeParse(text);
+  if (flag.success) return flag.data;
+  const networks = text.split(',').map((network) => network.trim()).filter(Boolean);
+  const wrong = networks.find((network) => parseNetwork(network) === undefined);
+  if (networks.length > 0 && wrong === undefined) return networks;
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be true (proxies on this machine or a private network), false, or your proxies' addresses or networks, comma-separated (203.0.113.0/24,2001:db8::/32)${wrong === undefined ? '' : `: ${JSON.stringify(wrong)} is none`}`,
+  });
+  return z.NEVER;
+});
 const Origins = z
   .string()
   .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
@@ -186,7 +200,7 @@ const Variables = z.object({
   PAYFORM_TEST_MODE: Flag.optional(),
   PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: z.string().regex(/^\d{1,3}(\.\d+)?$/, { error: 'must be a percentage' }).transform(Number).pipe(z.number().max(100)).optional(),
   PAYFORM_SESSION_TTL_SECONDS: z.string().regex(/^\d+$/, { error: 'must be a number of seconds' }).transform(Number).pipe(z.number().min(60).max(7 * 86_400)).default(1800),
-  PAYFORM_TRUST_PROXY: Flag.default(false),
+  PAYFORM_TRUST_PROXY: TrustProxySetting.default(false),
   PAYFORM_METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   PAYFORM_METRICS_ADDRESS: z
     .string()

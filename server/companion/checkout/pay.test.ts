@@ -498,10 +498,10 @@ describe('client address behind a proxy', () => {
     await open({ companion: { trustProxy: true, rateLimits: { perSession: 100, perClient: 1 } } });
     const first = await stack.openSession();
     const second = await stack.openSession();
-    const headers = (claimed: string) => ({ 'X-Forwarded-For': `${claimed}, 198.51.100.20` });
-    expect((await stack.pay(first.id, payBody(), { headers: headers('10.0.0.1') })).status).toBe(200);
+    const viaProxy = (claimed: string) => ({ ip: '10.0.0.5', headers: { 'X-Forwarded-For': `${claimed}, 198.51.100.20` } });
+    expect((await stack.pay(first.id, payBody(), viaProxy('203.0.113.1'))).status).toBe(200);
     // Another claimed address from the same real client is still the same client.
-    expect((await stack.pay(second.id, payBody(), { headers: headers('10.0.0.2') })).status).toBe(429);
+    expect((await stack.pay(second.id, payBody(), viaProxy('203.0.113.2'))).status).toBe(429);
     expect(stack.logs.filter((line) => line.includes('PAYFORM_TRUST_PROXY is on'))).toEqual([]);
   });
 
@@ -528,6 +528,44 @@ describe('client address behind a proxy', () => {
     expect(said).toEqual([expect.objectContaining({ level: 'warn', proxy: '127.0.0.1' })]);
     expect(said[0]!.msg).toContain('every customer counts as 127.0.0.1');
     expect(said[0]!.msg).toContain('set PAYFORM_TRUST_PROXY=true');
+  });
+
+  /** The client each pay attempt's line names. */
+  const clients = () =>
+    stack.logs
+      .map((line) => JSON.parse(line) as { msg: string; source?: string; client?: string })
+      .filter((entry) => entry.msg === 'payment status changed' && entry.source === 'gateway_answer')
+      .map((entry) => entry.client);
+
+  it('reads X-Forwarded-For from its end past every proxy of yours: a balancer before nginx, ports, brackets', async () => {
+    await open({ companion: { trustProxy: true } });
+    const forwarded = ['198.51.100.30, 10.0.0.9', '6.6.6.6, 198.51.100.31:5678, 100.64.1.2', '[2001:db8:7::5]:443', '10.0.0.7, 172.16.0.1', 'unknown, 10.0.0.8'];
+    for (const header of forwarded) await stack.pay((await stack.openSession()).id, payBody(), { ip: '127.0.0.1', headers: { 'X-Forwarded-For': header } });
+    // Every entry trusted: the first is the client; one that is no address ends the walk.
+    expect(clients()).toEqual(['198.51.100.30', '198.51.100.31', '2001:db8:7::5', '10.0.0.7', '10.0.0.8']);
+  });
+
+  it('takes an IPv4 client however its mapped IPv6 form is written, and no zone or unspecified address', async () => {
+    await open({ companion: { trustProxy: true } });
+    for (const ip of ['::ffff:198.51.100.9', '::ffff:c633:640a', '0:0:0:0:0:ffff:198.51.100.11', 'fe80::1%eth0']) await stack.pay((await stack.openSession()).id, payBody(), { ip });
+    await stack.pay((await stack.openSession()).id, payBody(), { ip: '10.0.0.5', headers: { 'X-Forwarded-For': '::' } });
+    expect(clients()).toEqual(['198.51.100.9', '198.51.100.10', '198.51.100.11', 'fe80::1', '10.0.0.5']);
+  });
+
+  it('ignores the header from a public peer it does not list, says so once, and reads it from one it lists', async () => {
+    await open({ companion: { trustProxy: true, rateLimits: { perSession: 100, perClient: 1 } } });
+    const around = (claimed: string) => ({ ip: '198.51.100.40', headers: { 'X-Forwarded-For': claimed } });
+    expect((await stack.pay((await stack.openSession()).id, payBody(), around('203.0.113.50'))).status).toBe(200);
+    // A new address claimed at each attempt is the same peer: its limit holds.
+    expect((await stack.pay((await stack.openSession()).id, payBody(), around('203.0.113.51'))).status).toBe(429);
+    const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; proxy?: string }).filter(({ msg }) => msg.includes('a peer PAYFORM_TRUST_PROXY does not trust'));
+    expect(said).toEqual([expect.objectContaining({ level: 'warn', proxy: '198.51.100.40' })]);
+    expect(said[0]!.msg).toContain('list its networks, comma-separated: PAYFORM_TRUST_PROXY=203.0.113.0/24');
+    expect(clients()).toEqual(['198.51.100.40']);
+
+    await open({ companion: { trustProxy: ['198.51.100.0/26'] } });
+    await stack.pay((await stack.openSession()).id, payBody(), around('203.0.113.52, 198.51.100.41'));
+    expect(clients()).toEqual(['203.0.113.52']);
   });
 
   it('says nothing of a proxy for a header from a public address, which any client can send', async () => {

@@ -1,33 +1,69 @@
 /**
- * The customer's IP address, for `customer_ip`, the 3-D Secure `browserIpAddress` and the
- * per-client rate limit: the socket's peer (or the address a host without Node sockets passes as
- * `clientAddress`), or — only when the companion is told it sits behind
- * one trusted proxy — the last address of X-Forwarded-For, the one that proxy saw (earlier
- * entries are whatever the client claimed).
+ * The customer's IP address, for `customer_ip`, the 3-D Secure `browserIpAddress`, the per-client
+ * rate limits and the card-testing cool-down: the socket's peer (or the address a host without
+ * Node sockets passes as `clientAddress`), or — when that peer is a proxy the companion trusts
+ * (proxy-trust.ts), or unknown under a host that passes none — the one X-Forwarded-For names: its
+ * last entry that is not a trusted proxy too, so a balancer in front of nginx is looked through. Entries before it are whatever the
+ * client claimed, and are never read.
  */
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
 import type { CompanionEnv } from '../context.js';
+import { isPrivate } from './proxy-trust.js';
+import type { ProxyTrust } from './proxy-trust.js';
 
-export function clientAddress(c: Context<CompanionEnv>, trustProxy: boolean): string | undefined {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
-    const address = forwarded && plain(forwarded);
-    if (address) return address;
-  }
+export { isPrivate };
+
+/** `trustProxy` as the companion holds it: false, or which peers it trusts. */
+export type TrustProxy = false | ProxyTrust;
+
+export function clientAddress(c: Context<CompanionEnv>, trust: TrustProxy): string | undefined {
+  const peer = peerAddress(c);
+  // No peer: a host without sockets (a platform's function behind its own edge) told none, and
+  // the header is the only word on the client there is.
+  if (!trust || (peer !== undefined && !trust.trusts(peer))) return peer;
+  const forwarded = c.req.header('x-forwarded-for');
+  return forwarded ? (forwardedClient(forwarded, trust) ?? peer) : peer;
+}
+
+/** The socket's peer, plain. */
+export function peerAddress(c: Context<CompanionEnv>): string | undefined {
   const peer = c.env?.incoming?.socket?.remoteAddress ?? c.env?.clientAddress;
   return peer ? plain(peer) : undefined;
+}
+
+/**
+ * The client X-Forwarded-For names, read from its end: the first entry that is not a trusted
+ * proxy, or the last trusted one before an entry that is no address (what stands before it was
+ * not written by a proxy of ours); the first entry when every one is trusted.
+ */
+function forwardedClient(header: string, trust: ProxyTrust): string | undefined {
+  const entries = header.split(',');
+  let nearest: string | undefined;
+  for (let at = entries.length - 1; at >= 0; at -= 1) {
+    const address = plain(withoutPort(entries[at]!.trim()));
+    if (address === undefined || !trust.trusts(address)) return address ?? nearest;
+    nearest = address;
+  }
+  return nearest;
+}
+
+/** An entry as some proxies write it: `203.0.113.5:41234`, `[2001:db8::1]:443`, `[2001:db8::1]`. */
+function withoutPort(entry: string): string {
+  if (entry.startsWith('[')) return entry.slice(1, entry.indexOf(']') >>> 0);
+  const colon = entry.indexOf(':');
+  return colon > 0 && colon === entry.lastIndexOf(':') ? entry.slice(0, colon) : entry;
 }
 
 /**
  * What a client's rate limit line adds when the request came through a proxy the companion does
  * not trust: every customer then counts as the proxy, and the first busy minute limits them all.
  */
-export function untrustedProxy(c: Context<CompanionEnv>, trustProxy: boolean): { readonly fix?: string } {
+export function untrustedProxy(c: Context<CompanionEnv>, trust: TrustProxy): { readonly fix?: string } {
   // Any client can send the header: only a peer on this machine or a private network can be the
   // operator's own proxy, and only then is trusting it the advice.
-  if (trustProxy || c.req.header('x-forwarded-for') === undefined) return NO_FIX;
-  const peer = clientAddress(c, false);
+  if (trust || c.req.header('x-forwarded-for') === undefined) return NO_FIX;
+  const peer = peerAddress(c);
   return peer !== undefined && isPrivate(peer) ? TRUST_IT : NO_FIX;
 }
 
@@ -35,23 +71,37 @@ export function untrustedProxy(c: Context<CompanionEnv>, trustProxy: boolean): {
 const NO_FIX: { readonly fix?: string } = Object.freeze({});
 const TRUST_IT = Object.freeze({ fix: 'the requests carry X-Forwarded-For: behind your own proxy, set PAYFORM_TRUST_PROXY=true, or every customer counts as that proxy' });
 
-/** Loopback, RFC 1918 and IPv6 unique-local or link-local addresses. */
-export function isPrivate(address: string): boolean {
-  return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|::1$|f[cd][0-9a-f]{2}:|fe80:)/i.test(address);
-}
+const MAPPED_DOTTED = /^(?:0{0,4}:){0,5}(?:::)?ffff:(\d+\.\d+\.\d+\.\d+)$/i;
+const MAPPED_HEX = /^(?:0{0,4}:){0,5}(?:::)?ffff:([\da-f]{1,4}):([\da-f]{1,4})$/i;
 
-// An IPv4 peer on a dual-stack socket shows as ::ffff:a.b.c.d; the gateway wants a.b.c.d.
+/**
+ * An address as the gateway and the limits take it, or undefined when it is none a client can
+ * have. An IPv4 peer on a dual-stack socket shows as an IPv4-mapped IPv6 address, in any of its
+ * spellings (`::ffff:192.0.2.1`, `::ffff:c000:201`, `0:0:0:0:0:ffff:…`): the gateway wants
+ * 192.0.2.1, and the limits must count it as that. A zone (`%eth0`) names this machine's
+ * interface, not the client; the unspecified address (`::`, `0.0.0.0`) is nobody's.
+ */
 function plain(address: string): string | undefined {
-  const unmapped = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
-  return isIP(unmapped) ? unmapped : undefined;
+  const version = isIP(address);
+  if (version === 4) return address === '0.0.0.0' ? undefined : address;
+  if (version === 0) return undefined;
+  const zone = address.indexOf('%');
+  const bare = zone < 0 ? address : address.slice(0, zone);
+  if (!bare.toLowerCase().includes('ffff:')) return /^[0:]+$/.test(bare) ? undefined : bare;
+  const dotted = MAPPED_DOTTED.exec(bare);
+  if (dotted && isIP(dotted[1]!) === 4) return plain(dotted[1]!);
+  const hex = MAPPED_HEX.exec(bare);
+  if (!hex) return bare;
+  const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+  return plain(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
 }
 
 /** The key of clients whose address the host did not pass (a fetch handler without `clientAddress`). */
 export const UNKNOWN_CLIENT = 'unknown';
 
 /** The key the per-client limits count under: the client's network, or UNKNOWN_CLIENT. */
-export function clientKey(c: Context<CompanionEnv>, trustProxy: boolean): string {
-  const address = clientAddress(c, trustProxy);
+export function clientKey(c: Context<CompanionEnv>, trust: TrustProxy): string {
+  const address = clientAddress(c, trust);
   return address === undefined ? UNKNOWN_CLIENT : clientNetwork(address);
 }
 

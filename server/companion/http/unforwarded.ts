@@ -1,12 +1,16 @@
 /**
- * The client address and the proxy in front, said once per companion at the first payment, in
- * either direction the setting can be wrong:
+ * The client address and the proxy in front, said once per companion at the first payment that
+ * shows the setting wrong, in each way it can be:
  *
- * - PAYFORM_TRUST_PROXY=true, yet a payment came without X-Forwarded-For: nothing in front of the
- *   companion adds the header, so it arrives as any client wrote it — an address of its choosing
- *   sent to the gateway's fraud checks (`customer_ip`, 3-D Secure's `browserIpAddress`), and a new
- *   one at each request past the per-client pay limits. A proxy sets the header on every request
- *   it forwards, so behind one this is never said; without one, said once per companion.
+ * - PAYFORM_TRUST_PROXY on, yet a payment came without X-Forwarded-For: nothing in front of the
+ *   companion adds the header. Behind a proxy of the operator's that sends none, every customer
+ *   is that proxy to the gateway's fraud checks (`customer_ip`, 3-D Secure's `browserIpAddress`)
+ *   and to the per-client pay limits. A proxy sets the header on every request it forwards, so
+ *   behind one that does this is never said.
+ * - PAYFORM_TRUST_PROXY on, yet a payment came with X-Forwarded-For from a peer it does not trust
+ *   (a public address it does not list): the header is ignored. A CDN's edge whose networks are
+ *   not listed (every customer then counts as the edge), or a client reaching the companion
+ *   around the proxy, choosing what the header says.
  * - PAYFORM_TRUST_PROXY unset, yet a payment came with X-Forwarded-For from a peer on this
  *   machine or a private network: the operator's own proxy (nginx in front of the bin). Every
  *   customer then is that proxy — the gateway's fraud checks get its address, and the per-client
@@ -14,19 +18,38 @@
  */
 import type { Context } from 'hono';
 import type { CompanionEnv, CompanionServices } from '../context.js';
-import { clientAddress, untrustedProxy } from './client-address.js';
+import { clientAddress, peerAddress, untrustedProxy } from './client-address.js';
+import type { ProxyTrust } from './proxy-trust.js';
 
 const told = new WeakSet<CompanionServices>();
 const toldUntrusted = new WeakSet<CompanionServices>();
+const toldUnlisted = new WeakSet<CompanionServices>();
 
 export function noteUnforwarded(c: Context<CompanionEnv>): void {
   const services = c.get('services');
-  if (!services.options.trustProxy) return noteUntrustedProxy(c, services);
-  if (told.has(services) || c.req.header('x-forwarded-for') !== undefined) return;
+  const trust = services.options.trustProxy;
+  if (!trust) return noteUntrustedProxy(c, services);
+  if (c.req.header('x-forwarded-for') !== undefined) return noteUnlistedProxy(c, services, trust);
+  if (told.has(services)) return;
   told.add(services);
+  const peer = peerAddress(c) ?? 'a client';
   services.logger.warn(
-    `PAYFORM_TRUST_PROXY is on, but a payment came from ${clientAddress(c, false) ?? 'a client'} without X-Forwarded-For: nothing in front of the companion adds the header, ` +
-      'so any client can send one and choose the address the gateway and the per-client pay limits see. Turn PAYFORM_TRUST_PROXY off, or have your proxy set X-Forwarded-For',
+    `PAYFORM_TRUST_PROXY is on, but a payment came from ${peer} without X-Forwarded-For: nothing in front of the companion adds the header, ` +
+      `so the gateway and the per-client pay limits take ${peer} for the customer — every customer, if it is a proxy. Turn PAYFORM_TRUST_PROXY off, or have your proxy set X-Forwarded-For`,
+  );
+}
+
+function noteUnlistedProxy(c: Context<CompanionEnv>, services: CompanionServices, trust: ProxyTrust): void {
+  if (toldUnlisted.has(services)) return;
+  const peer = peerAddress(c);
+  if (peer === undefined || trust.trusts(peer)) return;
+  toldUnlisted.add(services);
+  const listed = trust.networks.length > 0 ? `, and ${trust.networks.join(', ')}` : '';
+  services.logger.warn(
+    `a payment came with X-Forwarded-For from ${peer}, a peer PAYFORM_TRUST_PROXY does not trust (proxies on this machine or a private network${listed}): ` +
+      `the header is ignored and ${peer} is taken for the customer. If it is a proxy of yours (a CDN's edge), list its networks, comma-separated: PAYFORM_TRUST_PROXY=203.0.113.0/24,… ` +
+      '(the trustProxy option); if not, a client reaches the companion around your proxy: let only the proxy reach it',
+    { proxy: peer },
   );
 }
 
