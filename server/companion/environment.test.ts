@@ -27,6 +27,16 @@ describe('settings given in code', () => {
     expect(() => readInCode({ PAYFORM_TRUST_PROXY: '203.0.113.0/33' })).toThrow(/"203\.0\.113\.0\/33" is none/);
   });
 
+  it('reads PAYFORM_RATE_LIMITS as the rateLimits option, naming each wrong pair', () => {
+    expect(readInCode({ PAYFORM_RATE_LIMITS: 'perClient=60, declinesPerClient=40,' }).rateLimits).toEqual({ perClient: 60, declinesPerClient: 40 });
+    expect(readInCode({}).rateLimits).toBeUndefined();
+    expect(() => readInCode({ PAYFORM_RATE_LIMITS: 'perclient=60,perSession=0,windowMs' })).toThrow(
+      'PAYFORM_RATE_LIMITS: "perclient" is no limit (did you mean perClient?): name perSession, perClient, declinesPerClient, wrongAdminTokens, windowMs (PAYFORM_RATE_LIMITS=perClient=60,declinesPerClient=40); ' +
+        'PAYFORM_RATE_LIMITS: perSession must be a whole number from 1, written perSession=<number> (PAYFORM_RATE_LIMITS=perClient=60,declinesPerClient=40); ' +
+        'PAYFORM_RATE_LIMITS: windowMs must be a whole number from 1, written windowMs=<number>',
+    );
+  });
+
   it('refuses PAYFORM_DATABASE_URL given as an empty string, as from the environment; null is unset', () => {
     expect(() => readInCode({ PAYFORM_DATABASE_URL: '' })).toThrow(/^Invalid environment: PAYFORM_DATABASE_URL is set but empty: give the database's URL, or remove the variable/);
     expect(currentEnvironment({ PAYFORM_DATABASE_URL: '', PAYFORM_PUBLIC_URL: '' }).blank).toEqual([{ name: 'PAYFORM_DATABASE_URL', meant: 'PAYFORM_DATABASE_URL' }]);

@@ -24,6 +24,7 @@
  * | PAYFORM_CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the bundled sandbox, else 0 |
  * | PAYFORM_SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
  * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For behind proxies of yours: true for those on this machine or a private network, or a comma-separated list of their public networks (a CDN's) | false |
+ * | PAYFORM_RATE_LIMITS | the rateLimits option's limits as name=value pairs, comma-separated (perClient=60,declinesPerClient=40) | rateLimits' defaults |
  * | PAYFORM_METRICS_TOKEN | serves GET /metrics to this bearer token (≥ 16 characters) | unset: no /metrics |
  * | PAYFORM_METRICS_ADDRESS | serves GET /metrics without a token on this host:port of its own (e.g. 127.0.0.1:9464) | unset |
  * | PAYFORM_LOG_LEVEL | debug, info, warn, error | info |
@@ -38,7 +39,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
 import * as z from 'zod';
-import { isQuotedSetting, quotedSettingProblem } from '@payform/gateway';
+import { isQuotedSetting, nearestName, quotedSettingProblem } from '@payform/gateway';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, GatewayBaseUrl, headerCredential, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
@@ -53,7 +54,7 @@ import { Origin } from './origin-setting.js';
 import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payments/notify-url.js';
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, StrayVariable, UnreadVariable } from './environment.js';
 import { eitherOf } from './near-names.js';
-import type { MillisecondsRule } from './config.js';
+import type { MillisecondsRule, RateLimits } from './config.js';
 import type { LogLevel } from './log/logger.js';
 
 export interface CompanionSettings {
@@ -90,6 +91,8 @@ export interface CompanionSettings {
   readonly captureOverReservePercent: number;
   readonly sessionTtlSeconds: number;
   readonly trustProxy: boolean | readonly string[];
+  /** PAYFORM_RATE_LIMITS: the limits it names (the rest keep their defaults); undefined: none named. */
+  readonly rateLimits: Partial<RateLimits> | undefined;
   /** PAYFORM_METRICS_TOKEN: /metrics on the companion's port, for this bearer token. */
   readonly metricsToken: string | undefined;
   /** PAYFORM_METRICS_ADDRESS: /metrics on a listener of its own, no token (bind it where only Prometheus reaches). */
@@ -117,6 +120,27 @@ export interface CompanionSettings {
 export const DEFAULT_DATABASE = './data/payform.db';
 
 const Flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((flag) => ['true', '1', 'yes'].includes(flag));
+const RATE_LIMIT_NAMES = ['perSession', 'perClient', 'declinesPerClient', 'wrongAdminTokens', 'windowMs'] as const satisfies readonly (keyof RateLimits)[];
+type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
+const isRateLimitName = (name: string): name is RateLimitName => (RATE_LIMIT_NAMES as readonly string[]).includes(name);
+
+/** PAYFORM_RATE_LIMITS: `name=value` pairs, comma-separated, named as the rateLimits option's (`perClient=60,declinesPerClient=40`). */
+const RateLimitsSetting = z.string().transform((text, ctx) => {
+  const limits: Partial<Record<RateLimitName, number>> = {};
+  for (const entry of text.split(',').map((pair) => pair.trim()).filter(Boolean)) {
+    const [name = '', value, extra] = entry.split('=').map((part) => part.trim());
+    const meant = isRateLimitName(name) ? undefined : nearestName(name, RATE_LIMIT_NAMES);
+    const problem = !isRateLimitName(name)
+      ? `${JSON.stringify(name)} is no limit${meant ? ` (did you mean ${meant}?)` : ''}: name ${RATE_LIMIT_NAMES.join(', ')}`
+      : value === undefined || extra !== undefined || !/^[1-9]\d{0,8}$/.test(value)
+        ? `${name} must be a whole number from 1, written ${name}=<number>`
+        : undefined;
+    if (problem) ctx.addIssue({ code: 'custom', message: `${problem} (PAYFORM_RATE_LIMITS=perClient=60,declinesPerClient=40)` });
+    else limits[name as RateLimitName] = Number(value);
+  }
+  return limits;
+});
+
 /** PAYFORM_TRUST_PROXY: a flag, or the networks of proxies of yours with public addresses (a CDN's edges). */
 const TrustProxySetting = z.string().transform((text, ctx) => {
   const flag = Flag.safeParse(text);
@@ -201,6 +225,7 @@ const Variables = z.object({
   PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: z.string().regex(/^\d{1,3}(\.\d+)?$/, { error: 'must be a percentage' }).transform(Number).pipe(z.number().max(100)).optional(),
   PAYFORM_SESSION_TTL_SECONDS: z.string().regex(/^\d+$/, { error: 'must be a number of seconds' }).transform(Number).pipe(z.number().min(60).max(7 * 86_400)).default(1800),
   PAYFORM_TRUST_PROXY: TrustProxySetting.default(false),
+  PAYFORM_RATE_LIMITS: RateLimitsSetting.optional(),
   PAYFORM_METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   PAYFORM_METRICS_ADDRESS: z
     .string()
@@ -282,7 +307,7 @@ const SETTINGS_FIELDS: Readonly<Record<keyof CompanionSettings, boolean>> = {
   port: true, host: false, production: true, publicUrl: true, publicUrlDerived: true, gatewayBaseUrl: false, credentials: true, previousApiSecret: false,
   tokenizer: false, databaseUrl: true, databaseUrlDefaulted: true, ledgerHandoverFrom: false, gatewayTimeoutMs: false,
   databaseStatementTimeoutMs: false, adminToken: true, adminTokenGenerated: true, allowedOrigins: true, sandboxOrigin: false,
-  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, trustProxy: true, metricsToken: false,
+  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, trustProxy: true, rateLimits: false, metricsToken: false,
   metricsAddress: false, logLevel: true, backOffice: false, notify: false, deprecations: true, warnings: true, misspelt: true, leftAlone: true,
 };
 
@@ -440,6 +465,7 @@ function settingsOf(
     captureOverReservePercent: vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT ?? (bundledSandbox ? 15 : 0),
     sessionTtlSeconds: vars.PAYFORM_SESSION_TTL_SECONDS,
     trustProxy: vars.PAYFORM_TRUST_PROXY,
+    rateLimits: vars.PAYFORM_RATE_LIMITS,
     metricsToken: vars.PAYFORM_METRICS_TOKEN,
     metricsAddress: vars.PAYFORM_METRICS_ADDRESS,
     logLevel: vars.PAYFORM_LOG_LEVEL,

@@ -231,6 +231,21 @@ describe('startCompanion', () => {
     vi.restoreAllMocks();
   });
 
+  it('takes its rate limits from PAYFORM_RATE_LIMITS, the others left at their defaults', async () => {
+    const settings = loopbackSettings({ PAYFORM_RATE_LIMITS: 'perSession=1, declinesPerClient=40' });
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
+    try {
+      expect(companion.app.companion.services.options.rateLimits).toMatchObject({ perSession: 1, perClient: 30, declinesPerClient: 40 });
+      const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+      const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+      const pay = () => fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+      expect((await pay()).status).toBe(200);
+      expect((await pay()).status).toBe(429);
+    } finally {
+      await companion.close();
+    }
+  });
+
   it('does not wait for a live feed, which never ends by itself', async () => {
     const settings = loopbackSettings();
     // A grace far beyond the test's own timeout: waiting for the feed would fail the test.

@@ -352,6 +352,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
       captureOverReservePercent: settings.captureOverReservePercent,
       sessionTtlSeconds: settings.sessionTtlSeconds,
       trustProxy: settings.trustProxy,
+      ...(settings.rateLimits ? { rateLimits: settings.rateLimits } : {}),
       ...((options.backOffice ?? settings.backOffice) ? { backOffice: options.backOffice ?? settings.backOffice } : {}),
       ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
       logger,
