@@ -264,6 +264,17 @@ describe('ClientDeclines', () => {
     expect(declines.size).toBe(2);
   });
 
+  it('keeps a network cooling down when full, forgetting the oldest one that is not', () => {
+    let now = 0;
+    const declines = new ClientDeclines(() => now, 3);
+    declines.note('192.0.2.20');
+    expect(declines.coolDown('192.0.2.20', 1)).toMatchObject({ retryAfterMs: FIRST_COOL_DOWN_MS });
+    for (const address of ['192.0.2.21', '192.0.2.22', '192.0.2.23', '192.0.2.24']) declines.note(address);
+    now += 60_000;
+    expect(declines.size).toBe(3);
+    expect(declines.coolDown('192.0.2.20', 1)?.retryAfterMs).toBe(FIRST_COOL_DOWN_MS - 60_000);
+  });
+
   it('counts declines either side of a window’s end together: the window slides', () => {
     let now = 0;
     const declines = new ClientDeclines(() => now);

@@ -18,6 +18,8 @@ export const FIRST_COOL_DOWN_MS = 15 * 60_000;
 export const LONGEST_COOL_DOWN_MS = 4 * 60 * 60_000;
 /** A network that strikes again within this long of its last cool-down's end waits twice as long. */
 const STRIKES_KEPT_MS = 24 * 60 * 60_000;
+/** Networks cooling down passed over when one must be forgotten for a new one, at most. */
+const COOLING_SKIPPED = 16;
 /** As many networks as the rate limits hold clients (about 100 bytes each). */
 const DEFAULT_MAX_KEYS = 100_000;
 /**
@@ -134,7 +136,7 @@ export class ClientDeclines {
   #count(network: string, now: number): void {
     let declines = this.#networks.get(network);
     if (declines === undefined) {
-      if (this.#networks.size >= this.#maxKeys) this.#networks.delete(this.#networks.keys().next().value!);
+      if (this.#networks.size >= this.#maxKeys) this.#forgetOne(now);
       declines = { count: 0, before: 0, paid: 0, paidBefore: 0, windowEndsAt: now + DECLINE_WINDOW_MS, coolsUntil: 0, strikes: 0 };
       this.#networks.set(network, declines);
     } else {
@@ -158,6 +160,19 @@ export class ClientDeclines {
   #moveLast(network: string, declines: NetworkDeclines): void {
     this.#networks.delete(network);
     this.#networks.set(network, declines);
+  }
+
+  /**
+   * Room for one more network, full: the one longest unmoved that is not cooling down — among the
+   * first few, so a flood of new addresses cannot end a card tester's cool-down — else the first.
+   */
+  #forgetOne(now: number): void {
+    let looked = 0;
+    for (const [network, declines] of this.#networks) {
+      if (declines.coolsUntil <= now) return void this.#networks.delete(network);
+      if ((looked += 1) === COOLING_SKIPPED) break;
+    }
+    this.#networks.delete(this.#networks.keys().next().value!);
   }
 
   // Stops at the first network still remembered: one cooled down lately may keep a few forgotten
