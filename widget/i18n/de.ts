@@ -27,7 +27,7 @@ const de: Catalog = {
   server: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es gleich noch einmal.',
   rejected: 'Die Zahlung konnte nicht gestartet werden. Bitte versuchen Sie es erneut.',
   unavailable: 'Der Shop kann diese Zahlung nicht annehmen. Bitte wenden Sie sich an den Shop.',
-  rate_limited: 'Zu viele Versuche. Bitte warten Sie einen Moment.',
+  rate_limited: 'Zu viele Versuche. Bitte versuchen Sie es später erneut.',
   redirect_3ds: 'Sie werden zur Bestätigung der Zahlung zu Ihrer Bank weitergeleitet…',
   challenge_waiting: 'Ihre Bank wartet darauf, dass Sie die Zahlung bestätigen.',
   challenge_continue: 'Weiter zu Ihrer Bank',

@@ -15,7 +15,7 @@ const enMessages = {
   network: 'Could not reach the payment service. Please try again.',
   rejected: 'The payment could not be started. Please try again.',
   unavailable: 'This shop cannot accept this payment. Please contact the shop.',
-  rate_limited: 'Too many attempts. Please wait a moment.',
+  rate_limited: 'Too many attempts. Please try again later.',
   redirect_3ds: 'Taking you to your bank to confirm the payment…',
   challenge_waiting: 'Your bank is waiting for you to confirm the payment.',
   challenge_continue: 'Continue with your bank',

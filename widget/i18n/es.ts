@@ -27,7 +27,7 @@ const es: Catalog = {
   server: 'Algo salió mal. Inténtalo de nuevo en un momento.',
   rejected: 'No se pudo iniciar el pago. Inténtalo de nuevo.',
   unavailable: 'La tienda no puede aceptar este pago. Ponte en contacto con la tienda.',
-  rate_limited: 'Demasiados intentos. Espera un momento.',
+  rate_limited: 'Demasiados intentos. Inténtalo de nuevo más tarde.',
   redirect_3ds: 'Te llevamos a tu banco para confirmar el pago…',
   challenge_waiting: 'Tu banco está esperando a que confirmes el pago.',
   challenge_continue: 'Continuar con tu banco',

@@ -27,7 +27,7 @@ const fr: Catalog = {
   server: 'Un problème est survenu. Réessayez dans un instant.',
   rejected: 'Le paiement n’a pas pu être lancé. Réessayez.',
   unavailable: 'La boutique ne peut pas accepter ce paiement. Contactez la boutique.',
-  rate_limited: 'Trop de tentatives. Patientez un instant.',
+  rate_limited: 'Trop de tentatives. Réessayez plus tard.',
   redirect_3ds: 'Redirection vers votre banque pour confirmer le paiement…',
   challenge_waiting: 'Votre banque attend que vous confirmiez le paiement.',
   challenge_continue: 'Continuer avec votre banque',

@@ -27,7 +27,7 @@ const pl: Catalog = {
   server: 'Coś poszło nie tak. Spróbuj ponownie za chwilę.',
   rejected: 'Nie udało się rozpocząć płatności. Spróbuj ponownie.',
   unavailable: 'Sklep nie może przyjąć tej płatności. Skontaktuj się ze sklepem.',
-  rate_limited: 'Zbyt wiele prób. Odczekaj chwilę.',
+  rate_limited: 'Zbyt wiele prób. Spróbuj ponownie później.',
   redirect_3ds: 'Przekierowujemy do Twojego banku, aby potwierdzić płatność…',
   challenge_waiting: 'Twój bank czeka, aż potwierdzisz płatność.',
   challenge_continue: 'Przejdź do banku',

@@ -224,7 +224,7 @@ describe('<pay-form> when things go wrong', () => {
     expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
   });
 
-  it('asks the customer to wait when the companion rate limits the session', async () => {
+  it('asks the customer to try again later when the companion rate limits the session', async () => {
     const form = await mount();
     // Someone tries card after card on this session: the companion takes 10 attempts a minute.
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -233,7 +233,7 @@ describe('<pay-form> when things go wrong', () => {
     }
     const error = oneEvent(form, 'pay-error');
     await payThrough(form);
-    expect((await error).detail).to.deep.equal({ code: 'rate_limited', message: 'Too many attempts. Please wait a moment.' });
+    expect((await error).detail).to.deep.equal({ code: 'rate_limited', message: 'Too many attempts. Please try again later.' });
     await form.updateComplete;
     expect(busy(button(form)), 'the customer may try again later').to.equal(false);
     expect((await readView(form.session)).status, 'nothing was paid').to.equal('open');
