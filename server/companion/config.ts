@@ -16,7 +16,7 @@ import type { PaymentEventHook } from './payments/reactions.js';
 import { kindOf } from './environment.js';
 import { unknownOptions } from './near-names.js';
 import { Origin } from './origin-setting.js';
-import { ProxyTrust, parseNetwork } from './http/proxy-trust.js';
+import { isProxyEntry, ProxyTrust } from './http/proxy-trust.js';
 import type { TrustProxy } from './http/client-address.js';
 
 export interface RateLimits {
@@ -120,9 +120,10 @@ export interface CompanionConfig {
   readonly bodyLimitBytes?: number;
   /**
    * Take the client's address from X-Forwarded-For when a proxy of yours sent the request: `true`
-   * trusts proxies on this machine or a private network; a list of addresses or networks
-   * (`['203.0.113.0/24', '2001:db8::/32']`, a CDN's edges) trusts those too. The header's last
-   * entry that is no trusted proxy is the client. Default false: the socket's peer.
+   * trusts proxies on this machine or a private network; a list trusts exactly what it names —
+   * `'private'` for those, and addresses or networks (`['private', '203.0.113.0/24',
+   * '2001:db8::/32']`, a CDN's edges). The header's last entry that is no trusted proxy is the
+   * client. Default false: the socket's peer.
    */
   readonly trustProxy?: boolean | readonly string[];
   /**
@@ -239,7 +240,7 @@ const Settings = z.object({
     .union([
       z.boolean(),
       z
-        .array(z.string().refine((text) => parseNetwork(text) !== undefined, { error: 'must be an IP address or a network (203.0.113.0/24, 2001:db8::/32)' }))
+        .array(z.string().refine(isProxyEntry, { error: 'must be "private" or an IP address or network no wider than a /8 (203.0.113.0/24, 2001:db8::/32)' }))
         .min(1, { error: 'must list at least one network, or be true' }),
     ])
     .optional(),
@@ -373,7 +374,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     reconciliation,
     bodyLimitBytes: config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     webhookBodyLimitBytes: WEBHOOK_BODY_LIMIT,
-    trustProxy: config.trustProxy ? new ProxyTrust(config.trustProxy === true ? [] : config.trustProxy) : false,
+    trustProxy: config.trustProxy ? new ProxyTrust(config.trustProxy === true ? undefined : config.trustProxy) : false,
     metricsToken: config.metricsToken,
     widgetDir: config.widgetDir ?? DEFAULT_WIDGET_DIR,
     backOffice: config.backOffice && resolveBackOffice(config.backOffice),

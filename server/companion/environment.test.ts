@@ -20,11 +20,11 @@ describe('settings given in code', () => {
   });
 
   it('reads PAYFORM_TRUST_PROXY as a flag or the networks of public proxies, and refuses anything else naming it', () => {
-    expect(readInCode({ PAYFORM_TRUST_PROXY: '203.0.113.0/24, 2001:db8::/32,198.51.100.7' }).trustProxy).toEqual(['203.0.113.0/24', '2001:db8::/32', '198.51.100.7']);
+    expect(readInCode({ PAYFORM_TRUST_PROXY: 'private, 203.0.113.0/24, 2001:db8::/32,198.51.100.7' }).trustProxy).toEqual(['private', '203.0.113.0/24', '2001:db8::/32', '198.51.100.7']);
     expect(() => readInCode({ PAYFORM_TRUST_PROXY: '203.0.113.0/24,cdn.example' })).toThrow(
-      /PAYFORM_TRUST_PROXY: must be true \(proxies on this machine or a private network\), false, or your proxies' addresses or networks, comma-separated \(203\.0\.113\.0\/24,2001:db8::\/32\): "cdn\.example" is none/,
+      "PAYFORM_TRUST_PROXY: must be true (proxies on this machine or a private network), false, or what to trust, comma-separated: private, and your proxies' addresses or networks no wider than a /8 (private,203.0.113.0/24,2001:db8::/32): \"cdn.example\" is none",
     );
-    expect(() => readInCode({ PAYFORM_TRUST_PROXY: '203.0.113.0/33' })).toThrow(/"203\.0\.113\.0\/33" is none/);
+    for (const wrong of ['203.0.113.0/33', '0.0.0.0/0', '::/0', '10.0.0.0/7']) expect(() => readInCode({ PAYFORM_TRUST_PROXY: wrong })).toThrow(`"${wrong}" is none`);
   });
 
   it('reads PAYFORM_RATE_LIMITS as the rateLimits option, naming each wrong pair', () => {

@@ -571,8 +571,10 @@ describe('createCompanion config', () => {
     const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
     const base = { ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
     expect(() => createCompanion({ ...base, trustProxy: ['203.0.113.0/24', 'cdn.example'] })).toThrow(
-      'Invalid companion config: trustProxy[1]: must be an IP address or a network (203.0.113.0/24, 2001:db8::/32)',
+      'Invalid companion config: trustProxy[1]: must be "private" or an IP address or network no wider than a /8 (203.0.113.0/24, 2001:db8::/32)',
     );
+    // Every peer's word would be taken: no proxy's network is that wide.
+    expect(() => createCompanion({ ...base, trustProxy: ['private', '0.0.0.0/0'] })).toThrow('trustProxy[1]: must be "private" or an IP address or network no wider than a /8');
     expect(() => createCompanion({ ...base, trustProxy: [] })).toThrow('Invalid companion config: trustProxy: must list at least one network, or be true');
   });
 

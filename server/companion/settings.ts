@@ -23,7 +23,7 @@
  * | PAYFORM_TEST_MODE | sessions are test sessions (banner, test cards) | true on a sandbox or the test credentials |
  * | PAYFORM_CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the bundled sandbox, else 0 |
  * | PAYFORM_SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
- * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For behind proxies of yours: true for those on this machine or a private network, or a comma-separated list of their public networks (a CDN's) | false |
+ * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For behind proxies of yours: true for those on this machine or a private network, or a comma-separated list of what to trust: private, and networks (a CDN's) | false |
  * | PAYFORM_RATE_LIMITS | the rateLimits option's limits as name=value pairs, comma-separated (perClient=60,declinesPerClient=40) | rateLimits' defaults |
  * | PAYFORM_METRICS_TOKEN | serves GET /metrics to this bearer token (≥ 16 characters) | unset: no /metrics |
  * | PAYFORM_METRICS_ADDRESS | serves GET /metrics without a token on this host:port of its own (e.g. 127.0.0.1:9464) | unset |
@@ -49,7 +49,7 @@ import { BackOfficeSettings, SellersSetting } from './back-office/back-office-op
 import { browserExposedSecrets } from './browser-exposed.js';
 import { currentEnvironment, isVariableValue, kindOf, leftAloneNotice, strayNotice, strayVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
-import { parseNetwork } from './http/proxy-trust.js';
+import { isProxyEntry } from './http/proxy-trust.js';
 import { Origin } from './origin-setting.js';
 import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payments/notify-url.js';
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, StrayVariable, UnreadVariable } from './environment.js';
@@ -141,16 +141,18 @@ const RateLimitsSetting = z.string().transform((text, ctx) => {
   return limits;
 });
 
-/** PAYFORM_TRUST_PROXY: a flag, or the networks of proxies of yours with public addresses (a CDN's edges). */
+/** PAYFORM_TRUST_PROXY: a flag, or what to trust: `private`, and the networks of proxies of yours with public addresses (a CDN's edges). */
 const TrustProxySetting = z.string().transform((text, ctx) => {
   const flag = Flag.safeParse(text);
   if (flag.success) return flag.data;
   const networks = text.split(',').map((network) => network.trim()).filter(Boolean);
-  const wrong = networks.find((network) => parseNetwork(network) === undefined);
+  const wrong = networks.find((network) => !isProxyEntry(network));
   if (networks.length > 0 && wrong === undefined) return networks;
   ctx.addIssue({
     code: 'custom',
-    message: `must be true (proxies on this machine or a private network), false, or your proxies' addresses or networks, comma-separated (203.0.113.0/24,2001:db8::/32)${wrong === undefined ? '' : `: ${JSON.stringify(wrong)} is none`}`,
+    message:
+      "must be true (proxies on this machine or a private network), false, or what to trust, comma-separated: private, and your proxies' addresses or networks " +
+      `no wider than a /8 (private,203.0.113.0/24,2001:db8::/32)${wrong === undefined ? '' : `: ${JSON.stringify(wrong)} is none`}`,
   });
   return z.NEVER;
 });

@@ -246,6 +246,25 @@ describe('startCompanion', () => {
     }
   });
 
+  it('knows the address of a client that resets its connection right after its pay request', async () => {
+    const settings = loopbackSettings();
+    const memory = memorySink();
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+    try {
+      const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+      const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+      const body = JSON.stringify(payBody());
+      const request = `POST /api/checkout/sessions/${session.id}/pay HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      const socket = connect(companion.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.write(request, () => resolve()));
+      socket.resetAndDestroy();
+      // Read at the request, the peer of a reset socket was gone: the attempt went out as no client's.
+      await eventually(async () => expect(memory.lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'payment status changed')).toMatchObject({ client: '127.0.0.1' }));
+    } finally {
+      await companion.close();
+    }
+  });
+
   it('does not wait for a live feed, which never ends by itself', async () => {
     const settings = loopbackSettings();
     // A grace far beyond the test's own timeout: waiting for the feed would fail the test.

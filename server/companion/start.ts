@@ -117,6 +117,9 @@ function requestLimits(requestTimeoutMs = REQUEST_TIMEOUT_MS): ServerOptions {
 function httpServer(fetch: Parameters<typeof getRequestListener>[0], hostname: string | undefined, unparsed: UnparsedRequests, requestTimeoutMs?: number): Server {
   const listener = getRequestListener(fetch, { ...(hostname ? { hostname } : {}), errorHandler: unparsed.unbuilt });
   const server = createServer(requestLimits(requestTimeoutMs), listener);
+  // Read as the connection opens, Node keeps the peer's address for the socket's life: read only
+  // at the request, a client that resets its connection right after sending leaves none.
+  server.on('connection', (socket) => void socket.remoteAddress);
   unparsed.watch(server);
   return server;
 }

@@ -295,6 +295,18 @@ describe('ClientDeclines', () => {
     expect(declines.busiest(1)).toEqual([{ network: thin, declines: 15 }]);
   });
 
+  it('leaves an office’s declines alone, however they fall across quarter hours', () => {
+    let now = 0;
+    const declines = new ClientDeclines(() => now);
+    const office = '192.0.2.13';
+    // Nine bunched at the start of each quarter hour and a bit (read up to twice), for two hours.
+    for (let round = 0; round < 8; round += 1) {
+      for (let i = 0; i < 9; i += 1) declines.note(office);
+      expect(declines.coolDown(office, 20)).toBeUndefined();
+      now += 16 * 60_000;
+    }
+  });
+
   it('cools a network down at three times its allowance whatever share of its payments succeeded', () => {
     const declines = new ClientDeclines(() => 0);
     const network = '192.0.2.12';

@@ -14,7 +14,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import { clientAddress, clientNetwork, isPrivate, untrustedProxy, wideNetwork } from '../http/client-address.js';
+import { clientAddress, clientGone, clientNetwork, isPrivate, untrustedProxy, wideNetwork } from '../http/client-address.js';
 import { ApiProblem } from '../http/problem.js';
 import type { RateDecision } from '../http/rate-limit.js';
 import { noteUnforwarded } from '../http/unforwarded.js';
@@ -32,6 +32,7 @@ export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
     if (!SESSION_ID.test(id)) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     noteUnforwarded(c);
     const client = clientAddress(c, options.trustProxy);
+    if (client === undefined && clientGone(c)) throw new ApiProblem(400, 'request_aborted', 'The client closed its connection before its payment was sent');
     if (client === undefined) noteUnknownClient(c.get('services'));
     const network = client === undefined ? undefined : clientNetwork(client);
     const wide = network === undefined ? undefined : wideNetwork(network);

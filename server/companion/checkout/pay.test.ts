@@ -559,13 +559,32 @@ describe('client address behind a proxy', () => {
     // A new address claimed at each attempt is the same peer: its limit holds.
     expect((await stack.pay((await stack.openSession()).id, payBody(), around('203.0.113.51'))).status).toBe(429);
     const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; proxy?: string }).filter(({ msg }) => msg.includes('a peer PAYFORM_TRUST_PROXY does not trust'));
-    expect(said).toEqual([expect.objectContaining({ level: 'warn', proxy: '198.51.100.40' })]);
-    expect(said[0]!.msg).toContain('list its networks, comma-separated: PAYFORM_TRUST_PROXY=203.0.113.0/24');
+    expect(said).toEqual([expect.objectContaining({ level: 'error', proxy: '198.51.100.40' })]);
+    expect(said[0]!.msg).toContain('does not trust (proxies on this machine or a private network): the header is ignored');
+    expect(said[0]!.msg).toContain('list its networks, comma-separated: PAYFORM_TRUST_PROXY=private,203.0.113.0/24');
     expect(clients()).toEqual(['198.51.100.40']);
 
+    // A list trusts exactly what it names: this machine too only when it says private.
     await open({ companion: { trustProxy: ['198.51.100.0/26'] } });
     await stack.pay((await stack.openSession()).id, payBody(), around('203.0.113.52, 198.51.100.41'));
-    expect(clients()).toEqual(['203.0.113.52']);
+    await stack.pay((await stack.openSession()).id, payBody(), { ip: '127.0.0.1', headers: { 'X-Forwarded-For': '203.0.113.53' } });
+    expect(clients()).toEqual(['203.0.113.52', '127.0.0.1']);
+    await open({ companion: { trustProxy: ['private', '198.51.100.0/26'] } });
+    await stack.pay((await stack.openSession()).id, payBody(), { ip: '127.0.0.1', headers: { 'X-Forwarded-For': '203.0.113.54, 198.51.100.42' } });
+    expect(clients()).toEqual(['203.0.113.54']);
+  });
+
+  it('makes no payment for a client gone before its address was read, and does not read its header', async () => {
+    await open({ companion: { trustProxy: true } });
+    const session = await stack.openSession();
+    // A Node host's socket, reset right after the request was sent: destroyed, its peer unread.
+    const gone = { incoming: { socket: { destroyed: true }, destroyed: false, complete: true } };
+    const headers = { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.77' };
+    const answer = await stack.companion.request(`/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers, body: JSON.stringify(payBody()) }, gone as never);
+    expect(answer.status).toBe(400);
+    expect((await answer.json()).error).toMatchObject({ code: 'request_aborted' });
+    expect(await stack.ledger.getPayment(session.order_id)).toBeUndefined();
+    expect(clients()).toEqual([]);
   });
 
   it('says nothing of a proxy for a header from a public address, which any client can send', async () => {

@@ -19,18 +19,38 @@ export type TrustProxy = false | ProxyTrust;
 
 export function clientAddress(c: Context<CompanionEnv>, trust: TrustProxy): string | undefined {
   const peer = peerAddress(c);
-  // No peer: a host without sockets (a platform's function behind its own edge) told none, and
-  // the header is the only word on the client there is.
-  if (!trust || (peer !== undefined && !trust.trusts(peer))) return peer;
+  if (!trust) return peer;
+  // No peer and no socket: a host without sockets (a platform's function behind its own edge)
+  // told none, and the header is the only word on the client there is. A socket without a peer
+  // is a client gone (a reset): its header is its own word.
+  if (peer === undefined ? c.env?.incoming !== undefined : !trust.trusts(peer)) return peer;
   const forwarded = c.req.header('x-forwarded-for');
-  return forwarded ? (forwardedClient(forwarded, trust) ?? peer) : peer;
+  if (!forwarded) return peer;
+  // Asked by the pay limits and the route alike: the header is walked once a request.
+  const raw = c.req.raw;
+  const known = walked.get(raw);
+  if (known !== undefined) return known === NO_ADDRESS ? peer : known;
+  const client = forwardedClient(forwarded, trust);
+  walked.set(raw, client ?? NO_ADDRESS);
+  return client ?? peer;
 }
 
-/** The socket's peer, plain. */
+const walked = new WeakMap<Request, string>();
+const NO_ADDRESS = '';
+
+/** The socket's peer, plain; without a Node socket, the address the host passed. */
 export function peerAddress(c: Context<CompanionEnv>): string | undefined {
-  const peer = c.env?.incoming?.socket?.remoteAddress ?? c.env?.clientAddress;
+  const incoming = c.env?.incoming;
+  const peer = incoming ? incoming.socket?.remoteAddress : c.env?.clientAddress;
   return peer ? plain(peer) : undefined;
 }
+
+/**
+ * Whether the client closed its connection before its address was read (a reset right after
+ * sending): no answer reaches it, and it cannot be counted as any client, so its attempt is not
+ * made. A Unix socket's peer has no address, and is open.
+ */
+export const clientGone = (c: Context<CompanionEnv>): boolean => c.env?.incoming?.socket?.destroyed === true && c.env.incoming.socket.remoteAddress === undefined;
 
 /**
  * The client X-Forwarded-For names, read from its end: the first entry that is not a trusted

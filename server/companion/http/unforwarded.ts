@@ -19,6 +19,7 @@
 import type { Context } from 'hono';
 import type { CompanionEnv, CompanionServices } from '../context.js';
 import { clientAddress, peerAddress, untrustedProxy } from './client-address.js';
+import { PRIVATE_PROXIES } from './proxy-trust.js';
 import type { ProxyTrust } from './proxy-trust.js';
 
 const told = new WeakSet<CompanionServices>();
@@ -44,11 +45,13 @@ function noteUnlistedProxy(c: Context<CompanionEnv>, services: CompanionServices
   const peer = peerAddress(c);
   if (peer === undefined || trust.trusts(peer)) return;
   toldUnlisted.add(services);
-  const listed = trust.networks.length > 0 ? `, and ${trust.networks.join(', ')}` : '';
-  services.logger.warn(
-    `a payment came with X-Forwarded-For from ${peer}, a peer PAYFORM_TRUST_PROXY does not trust (proxies on this machine or a private network${listed}): ` +
-      `the header is ignored and ${peer} is taken for the customer. If it is a proxy of yours (a CDN's edge), list its networks, comma-separated: PAYFORM_TRUST_PROXY=203.0.113.0/24,… ` +
-      '(the trustProxy option); if not, a client reaches the companion around your proxy: let only the proxy reach it',
+  const trusted = trust.entries.map((entry) => (entry === PRIVATE_PROXIES ? 'proxies on this machine or a private network' : entry)).join(', ');
+  // An error: behind a CDN's edges every customer now counts as an edge, the per-client limits
+  // and the card-testing cool-down falling on all of them together.
+  services.logger.error(
+    `a payment came with X-Forwarded-For from ${peer}, a peer PAYFORM_TRUST_PROXY does not trust (${trusted}): ` +
+      `the header is ignored and ${peer} is taken for the customer — every customer behind it, if it is a proxy. If it is one of yours (a CDN's edge, a cloud balancer with public addresses), ` +
+      "list its networks, comma-separated: PAYFORM_TRUST_PROXY=private,203.0.113.0/24,… (the trustProxy option); if not, a client reaches the companion around your proxy: let only the proxy reach it",
     { proxy: peer },
   );
 }
