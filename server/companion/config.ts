@@ -220,7 +220,17 @@ const Settings = z.object({
   captureOverReservePercent: z.number().min(0).max(100).optional(),
   acceptedBrands: z.array(z.string().min(1)).optional(),
   tokenizer: z.object({ widgetUrl: HttpUrl, widgetKey: z.string().min(1).max(256) }).optional(),
-  rateLimits: z.strictObject({ perSession: PositiveInt, perClient: PositiveInt, wrongAdminTokens: PositiveInt, windowMs: PositiveInt, declinesPerClient: PositiveInt }).partial().optional(),
+  rateLimits: z
+    .strictObject({
+      perSession: PositiveInt,
+      perClient: PositiveInt,
+      wrongAdminTokens: PositiveInt,
+      // Milliseconds: 60 (seconds meant) made every limit one a few requests could never reach.
+      windowMs: z.number().int().min(1_000, { error: 'must be at least 1000 milliseconds (60000 is a minute)' }).max(3_600_000, { error: 'must be at most 3600000 milliseconds (an hour)' }),
+      declinesPerClient: PositiveInt,
+    })
+    .partial()
+    .optional(),
   reconciliation: z
     .strictObject({
       intervalMs: PositiveInt,

@@ -35,6 +35,10 @@ describe('settings given in code', () => {
         'PAYFORM_RATE_LIMITS: perSession must be a whole number from 1, written perSession=<number> (PAYFORM_RATE_LIMITS=perClient=60,declinesPerClient=40); ' +
         'PAYFORM_RATE_LIMITS: windowMs must be a whole number from 1, written windowMs=<number>',
     );
+    // Seconds for milliseconds, a pair named twice, a separator that is no comma: each refused as what it is.
+    expect(() => readInCode({ PAYFORM_RATE_LIMITS: 'windowMs=60' })).toThrow('PAYFORM_RATE_LIMITS: windowMs is in milliseconds, from 1000 to 3600000 (60000 is a minute)');
+    expect(() => readInCode({ PAYFORM_RATE_LIMITS: 'perClient=60,perClient=30' })).toThrow('PAYFORM_RATE_LIMITS: perClient is named twice');
+    expect(() => readInCode({ PAYFORM_RATE_LIMITS: 'perClient=60;declinesPerClient=40' })).toThrow('PAYFORM_RATE_LIMITS: "perClient=60;declinesPerClient=40" is more than one pair: separate them with commas');
   });
 
   it('refuses PAYFORM_DATABASE_URL given as an empty string, as from the environment; null is unset', () => {

@@ -566,7 +566,7 @@ describe('createCompanion config', () => {
     await ledger.close();
   });
 
-  it('refuses a trustProxy list holding what is no address or network, naming the entry', async () => {
+  it('refuses a trustProxy list holding what is no address or network, and a rate window in seconds', async () => {
     const ledger = await openLedger(':memory:');
     const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
     const base = { ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
@@ -576,6 +576,8 @@ describe('createCompanion config', () => {
     // Every peer's word would be taken: no proxy's network is that wide.
     expect(() => createCompanion({ ...base, trustProxy: ['private', '0.0.0.0/0'] })).toThrow('trustProxy[1]: must be "private" or an IP address or network no wider than a /8');
     expect(() => createCompanion({ ...base, trustProxy: [] })).toThrow('Invalid companion config: trustProxy: must list at least one network, or be true');
+    // Seconds given for milliseconds made every limit one no client could reach.
+    expect(() => createCompanion({ ...base, rateLimits: { windowMs: 60 } })).toThrow('Invalid companion config: rateLimits.windowMs: must be at least 1000 milliseconds (60000 is a minute)');
   });
 
   it('refuses a hook or a clock that is not a function, naming it and what it must be', async () => {

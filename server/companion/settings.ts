@@ -132,9 +132,15 @@ const RateLimitsSetting = z.string().transform((text, ctx) => {
     const meant = isRateLimitName(name) ? undefined : nearestName(name, RATE_LIMIT_NAMES);
     const problem = !isRateLimitName(name)
       ? `${JSON.stringify(name)} is no limit${meant ? ` (did you mean ${meant}?)` : ''}: name ${RATE_LIMIT_NAMES.join(', ')}`
-      : value === undefined || extra !== undefined || !/^[1-9]\d{0,8}$/.test(value)
-        ? `${name} must be a whole number from 1, written ${name}=<number>`
-        : undefined;
+      : extra !== undefined || /[;\s]/.test(value ?? '')
+        ? `${JSON.stringify(entry)} is more than one pair: separate them with commas`
+        : value === undefined || !/^[1-9]\d{0,8}$/.test(value)
+          ? `${name} must be a whole number from 1, written ${name}=<number>`
+          : name in limits
+            ? `${name} is named twice`
+            : name === 'windowMs' && (Number(value) < 1_000 || Number(value) > 3_600_000)
+              ? 'windowMs is in milliseconds, from 1000 to 3600000 (60000 is a minute)'
+              : undefined;
     if (problem) ctx.addIssue({ code: 'custom', message: `${problem} (PAYFORM_RATE_LIMITS=perClient=60,declinesPerClient=40)` });
     else limits[name as RateLimitName] = Number(value);
   }
