@@ -38,3 +38,9 @@ it('names what Node reads only as it starts, and a file it cannot read, setting 
   expect(untouched).toEqual({});
   expect(loadEnvFiles([folder], untouched)).toMatchObject({ problem: expect.stringMatching(/cannot be read \(EISDIR/) });
 });
+
+it('reads a file saved with a byte order mark as its editor shows it', () => {
+  const env: NodeJS.ProcessEnv = {};
+  expect(loadEnvFiles([file('.env', '\uFEFFPAYFORM_GATEWAY_BASE_URL=http://127.0.0.1:3001\nPORT=3000\n')], env)).toEqual({ late: [] });
+  expect(env).toEqual({ PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:3001', PORT: '3000' });
+});

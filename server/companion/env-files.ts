@@ -27,7 +27,8 @@ export function loadEnvFiles(files: readonly string[], env: NodeJS.ProcessEnv = 
     } catch (error) {
       return { problem: `--env-file ${file} cannot be read (${(error as Error).message}): give the path of your .env file` };
     }
-    Object.assign(read, parseEnv!(content));
+    // A byte order mark, which Windows editors write, is no part of the first name.
+    Object.assign(read, parseEnv!(content.startsWith('\uFEFF') ? content.slice(1) : content));
   }
   for (const [name, value] of Object.entries(read)) env[name] ??= value;
   return { late: AT_START_ONLY.filter((name) => name in read) };
