@@ -265,6 +265,17 @@ describe('startCompanion', () => {
     }
   });
 
+  it('puts the real port in the default allowed origin, and an IPv6 host in brackets', async () => {
+    const companion = await startCompanion(loopbackSettings({ PAYFORM_HOST: '::1' }), { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
+    try {
+      expect(companion.url).toBe(`http://[::1]:${companion.port}`);
+      expect(companion.app.companion.services.options.allowedOrigins).toEqual([`http://[::1]:${companion.port}`]);
+      expect((await fetch(`${companion.url}/healthz`)).status).toBe(200);
+    } finally {
+      await companion.close();
+    }
+  });
+
   it('does not wait for a live feed, which never ends by itself', async () => {
     const settings = loopbackSettings();
     // A grace far beyond the test's own timeout: waiting for the feed would fail the test.

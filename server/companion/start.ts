@@ -520,10 +520,14 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
     if (bound.address === '127.0.0.1' && settings.publicUrlDerived && !options.publicUrl && (await takenOnIpv6Loopback(port))) {
       throw new Error(takenOnIpv6LoopbackProblem(port));
     }
-    const url = `http://${settings.host && settings.host !== '0.0.0.0' && settings.host !== '::' ? settings.host : 'localhost'}:${port}`;
-    // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it.
-    const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);
-    const composed = await compose(settings, { ...options, publicUrl }, { givingUp });
+    const host = settings.host && settings.host !== '0.0.0.0' && settings.host !== '::' ? settings.host : 'localhost';
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it, in the
+    // default allowed origin too (a page at localhost:0 is no page).
+    const portless = /:0$/.test(settings.publicUrl);
+    const publicUrl = options.publicUrl ?? (portless ? url : settings.publicUrl);
+    const defaultOrigins = portless && settings.allowedOrigins.length === 1 && settings.allowedOrigins[0] === new URL(settings.publicUrl).origin;
+    const composed = await compose(defaultOrigins ? { ...settings, allowedOrigins: [new URL(publicUrl).origin] } : settings, { ...options, publicUrl }, { givingUp });
     const metricsServer = settings.metricsAddress
       ? await serveMetrics(composed, settings.metricsAddress, port).catch(async (error: unknown) => {
           await composed.close();
