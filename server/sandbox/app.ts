@@ -13,7 +13,7 @@
  */
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { ledgerGaps } from './balances.js';
+import { ledgerProblems } from './balances.js';
 import { resolveConfig } from './config.js';
 import type { SandboxConfig } from './config.js';
 import { apiRoutes } from './http/api-routes.js';
@@ -43,10 +43,7 @@ export type SandboxApp = Hono<SandboxEnv> & { readonly sandbox: SandboxHandle };
 
 export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   const resolved = resolveConfig(config);
-  for (const project of resolved.projects) {
-    const gaps = ledgerGaps(project);
-    if (gaps) resolved.log(`payform sandbox: ${gaps}`);
-  }
+  for (const problem of resolved.projects.flatMap(ledgerProblems)) resolved.log(`payform sandbox: ${problem}`);
   const gateway = new SimulatedGateway(resolved);
   const baseUrlOf = (requestUrl: string) => resolved.publicUrl ?? new URL(requestUrl).origin;
   const app = new Hono<SandboxEnv>();

@@ -40,7 +40,7 @@ export interface Ledger {
 const ROLLING_RESERVE_BASIS_POINTS = 500;
 
 export function accountsOf(project: Project): readonly Ledger[] {
-  if (project.accounts) return project.accounts;
+  if (project.accounts) return onePerCurrency(project.accounts);
   const own = project.currency;
   const accounts: Ledger[] = [{ id: derivedId(project, 'account:settlement'), name: 'Settlement account', currency: own, live: true, opening: 1_250_000 }];
   // One account per currency: a project whose own currency is XTS has no second XTS account.
@@ -53,7 +53,7 @@ export function accountsOf(project: Project): readonly Ledger[] {
 }
 
 export function terminalsOf(project: Project): readonly Ledger[] {
-  if (project.terminals) return project.terminals;
+  if (project.terminals) return onePerCurrency(project.terminals);
   const own = project.currency;
   const terminals: Ledger[] = [
     { id: derivedId(project, 'terminal:ecommerce'), name: 'E-commerce terminal', currency: own, live: true, opening: 480_000 },
@@ -76,11 +76,48 @@ export function terminalsOf(project: Project): readonly Ledger[] {
 }
 
 /**
- * What a project's own accounts and terminals leave out, as a line to say at start: a currency it
- * accepts that none of them is in, whose payments would move no balance there, without a word.
- * Undefined when nothing is left out (always, for a project with the sandbox's own ledgers).
+ * A payment settles to one account and one terminal: of a project's own ledgers receiving
+ * payments in one currency, the first listed. The others keep their opening balance (each
+ * moving by every payment counted the project's money twice).
  */
-export function ledgerGaps(project: Project): string | undefined {
+function onePerCurrency(ledgers: readonly Ledger[]): readonly Ledger[] {
+  const receiving = new Set<string>();
+  return ledgers.map((ledger) => {
+    if (!ledger.live) return ledger;
+    if (receiving.has(ledger.currency)) return { ...ledger, live: false };
+    receiving.add(ledger.currency);
+    return ledger;
+  });
+}
+
+/** Of a project's own ledgers, those receiving payments in a currency another listed before them does: they do not (onePerCurrency). */
+function idleReceivers(ledgers: readonly Ledger[] | undefined): string[] {
+  if (!ledgers) return [];
+  const settled = onePerCurrency(ledgers);
+  return ledgers.filter((ledger, at) => ledger.live && !settled[at]!.live).map((ledger) => `"${ledger.name}" (${ledger.currency})`);
+}
+
+/**
+ * What a project's own accounts and terminals leave out, as lines to say at start: a currency it
+ * accepts that none of them is in, whose payments would move no balance there, without a word;
+ * and ledgers receiving payments in a currency one listed before them already does (only the
+ * first moves). Empty when all is in order (always, for a project with the sandbox's own).
+ */
+export function ledgerProblems(project: Project): string[] {
+  const gaps = ledgerGaps(project);
+  const idle = [...idleReceivers(project.accounts), ...idleReceivers(project.terminals)];
+  return [
+    ...(gaps ? [gaps] : []),
+    ...(idle.length > 0
+      ? [
+          `project "${project.name}" (pos_id ${project.posId}) lists ${idle.join(', ')} to receive payments in a currency a ledger listed before already does: ` +
+            'a payment moves one account and one terminal, the first listed, and these keep their opening balance. Set "receives_payments": false on them to mean that',
+        ]
+      : []),
+  ];
+}
+
+function ledgerGaps(project: Project): string | undefined {
   const missing = (ledgers: readonly Ledger[] | undefined) => (ledgers ? project.currencies.filter((currency) => !ledgers.some((ledger) => ledger.currency === currency)) : []);
   const gaps = (
     [

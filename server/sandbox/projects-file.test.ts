@@ -205,6 +205,26 @@ describe('projects file', () => {
     expect(sandboxOf(project({ currencies: ['UAH', 'EUR'] })).logged).toEqual([]);
   });
 
+  it('moves one account and one terminal by a payment, the first listed in its currency, and says so of the others', async () => {
+    const ledger = (id: string, name: string) => ({ id, name, currency: 'UAH', opening_balance_minor: 10_000 });
+    const { sandbox, headers, logged } = sandboxOf(
+      project({
+        currencies: ['UAH'],
+        accounts: [ledger('6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10', 'Main'), ledger('5f0e9b2c-7a41-4d83-9c6e-1b8a3d5f2e07', 'Spare')],
+        terminals: [ledger('9e5b3d17-6a4c-4f21-a8e0-7c2b9d1f5a46', 'Web'), ledger('3a7c1e95-2d6b-4f08-b4e1-8c0d5a9f6b21', 'Kiosk')],
+      }),
+    );
+    expect(await (await sandbox.call('POST', '/api/v1/payment', { body: directPayment(sandbox.project, { amount: 10 }), headers })).json()).toMatchObject({ status: 'success' });
+    const balances = async (kind: string) =>
+      ((await (await sandbox.call('GET', `/api/v1/balances/pos/${POS}/${kind}`, { headers })).json()) as Record<string, { name: string; balances: { available: number } }[]>)[kind]!.map(
+        (entry) => [entry.name, entry.balances.available],
+      );
+    // 100 opening + 10 paid − 0.20 commission once, on the first of each; the second as it opened.
+    expect(await balances('terminals')).toEqual([['Web', 109.8], ['Kiosk', 100]]);
+    expect((await balances('accounts'))[1]).toEqual(['Spare', 100]);
+    expect(logged).toEqual([expect.stringContaining('lists "Spare" (UAH), "Kiosk" (UAH) to receive payments in a currency a ledger listed before already does')]);
+  });
+
   it('applies the 3-D Secure policy: always challenges every card, never lets the challenge card through', async () => {
     const always = sandboxOf(project({ three_d_secure: 'always' }));
     const challenged = await always.sandbox.call('POST', '/api/v1/payment', { body: directPayment(always.sandbox.project), headers: always.headers });
