@@ -30,7 +30,10 @@ function originProblem(url: URL | null): string | undefined {
 
 /** An http(s) origin, as `URL.origin` writes it. */
 export const Origin = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) origin, e.g. https://shop.example' })
+  .string()
+  // Several origins run together (`;` or spaces between them) read as one with a strange host.
+  .refine((value) => !/[;\s]/.test(value.trim()), { error: 'must be one origin: separate several with commas (https://a.example,https://b.example)', abort: true })
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) origin, e.g. https://shop.example' }))
   .superRefine((url, ctx) => {
     const problem = originProblem(URL.parse(url));
     if (problem) ctx.addIssue({ code: 'custom', message: problem });

@@ -107,6 +107,10 @@ describe('readCompanionConfig', () => {
     expect(refusal({ ALLOWED_ORIGINS: 'https://shop.example#pay', GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555' })).toContain('ALLOWED_ORIGINS[0]: must be an origin (scheme, host, port), not an address with a fragment');
     // The scheme left out is no URL with a path: nothing tells the operator to set the origin `null`.
     expect(refusal({ PAYFORM_ALLOWED_ORIGINS: 'localhost:5173' })).toBe('Invalid environment: PAYFORM_ALLOWED_ORIGINS[0]: must be an http(s) origin, e.g. https://shop.example');
+    // Origins run together with another separator: named so, not taken for one with a strange host.
+    for (const list of ['https://a.example;https://b.example', 'https://a.example https://b.example']) {
+      expect(refusal({ PAYFORM_ALLOWED_ORIGINS: list })).toBe('Invalid environment: PAYFORM_ALLOWED_ORIGINS[0]: must be one origin: separate several with commas (https://a.example,https://b.example)');
+    }
   });
 
   it('runs test sessions on a sandbox of the merchant’s own projects: one on this machine, or one named by its origin', () => {
