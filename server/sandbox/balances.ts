@@ -100,14 +100,22 @@ function idleReceivers(ledgers: readonly Ledger[] | undefined): string[] {
 /**
  * What a project's own accounts and terminals leave out, as lines to say at start: a currency it
  * accepts that none of them is in, whose payments would move no balance there, without a word;
- * and ledgers receiving payments in a currency one listed before them already does (only the
- * first moves). Empty when all is in order (always, for a project with the sandbox's own).
+ * ledgers receiving payments in a currency it does not accept, or in one a ledger listed before
+ * them already does (only the first moves). Empty when all is in order (always, for a project
+ * with the sandbox's own).
  */
 export function ledgerProblems(project: Project): string[] {
   const gaps = ledgerGaps(project);
   const idle = [...idleReceivers(project.accounts), ...idleReceivers(project.terminals)];
+  const foreign = [...(project.accounts ?? []), ...(project.terminals ?? [])].filter((ledger) => ledger.live && !project.currencies.includes(ledger.currency));
   return [
     ...(gaps ? [gaps] : []),
+    ...(foreign.length > 0
+      ? [
+          `project "${project.name}" (pos_id ${project.posId}) lists ${foreign.map((ledger) => `"${ledger.name}" (${ledger.currency})`).join(', ')} in a currency it does not accept: ` +
+            'no payment moves them. Add the currency to the project\'s "currencies", or set "receives_payments": false on them to mean that',
+        ]
+      : []),
     ...(idle.length > 0
       ? [
           `project "${project.name}" (pos_id ${project.posId}) lists ${idle.join(', ')} to receive payments in a currency a ledger listed before already does: ` +

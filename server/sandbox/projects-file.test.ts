@@ -200,6 +200,9 @@ describe('projects file', () => {
         'its payments in them move no balance there. Add one in each (with "receives_payments": false to mean that), ' +
         'or leave the currency out of the project\'s "currencies" (when not given: every currency the sandbox takes)',
     ]);
+    // A ledger in a currency the project does not take is named too.
+    const foreign = sandboxOf(project({ currencies: ['UAH'], terminals: [ledger('9e5b3d17-6a4c-4f21-a8e0-7c2b9d1f5a46', 'UAH'), ledger('2c8f6e03-b19d-4a75-9e4b-0d6a3c8f1b92', 'EUR')] }));
+    expect(foreign.logged).toEqual([expect.stringContaining('lists "In EUR" (EUR) in a currency it does not accept: no payment moves them')]);
     // Not a word for a project whose ledgers cover its currencies, nor for one with the sandbox's own.
     expect(sandboxOf(project({ currencies: ['EUR'], accounts: [ledger('6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10', 'EUR')] })).logged).toEqual([]);
     expect(sandboxOf(project({ currencies: ['UAH', 'EUR'] })).logged).toEqual([]);
