@@ -153,6 +153,10 @@ describe('reading orders', () => {
     const at = encodeURIComponent(before);
     expect((await stack.json('GET', `/api/orders?created_from=${at}&created_to=${at}`, 400, { admin: true })).error.fields).toEqual({ created_to: 'must be after created_from' });
     expect((await stack.json('GET', '/api/orders?idempotency_key=k&email=olena%40example.com', 400, { admin: true })).error.fields).toHaveProperty('email');
+    // Before 1970, what the ledger counts from: said so, on the journal as on the list.
+    const early = encodeURIComponent('0001-01-01T00:00:00Z');
+    expect((await stack.json('GET', `/api/orders?created_from=${early}`, 400, { admin: true })).error.fields).toEqual({ created_from: 'must be 1970-01-01T00:00:00Z or later' });
+    expect((await stack.json('GET', `/api/movements?from=${early}`, 400, { admin: true })).error.fields).toEqual({ from: 'must be 1970-01-01T00:00:00Z or later' });
   });
 
   it('finds an internationalised e-mail as it was given, and its ASCII part whatever its case', async () => {

@@ -6,4 +6,6 @@ const REASON = 'must be an ISO 8601 date-time with its offset';
 // Seconds may be left out (`2026-11-01T00:00+02:00`), as ISO 8601 allows and people write.
 export const QueryInstant = z
   .union([z.iso.datetime({ offset: true }), z.iso.datetime({ offset: true, precision: -1 })], { error: REASON })
-  .transform((text) => Date.parse(text));
+  .transform((text) => Date.parse(text))
+  // The ledger counts time from 1970: an earlier instant was refused there as a negative number.
+  .refine((instant) => instant >= 0, { error: 'must be 1970-01-01T00:00:00Z or later' });
