@@ -276,6 +276,29 @@ describe('startCompanion', () => {
     }
   });
 
+  it('says at start when the companion started before it on the same ledger was given another admin token', async () => {
+    const file = join(dir, 'tokens.db');
+    const start = async (token: string) => {
+      const memory = memorySink();
+      const companion = await startCompanion(loopbackSettings({ PAYFORM_DATABASE_URL: file, PAYFORM_ADMIN_TOKEN: token }), {
+        gatewayBaseUrl: sandbox.url,
+        sandboxOrigin: sandbox.url,
+        logger: createLogger({ sink: memory.sink, level: 'debug' }),
+      });
+      // Compared off the start's path.
+      await eventually(async () => expect(memory.lines.some((line) => line.includes('admin token compared'))).toBe(true));
+      await companion.close();
+      return memory.lines.filter((line) => line.includes('PAYFORM_ADMIN_TOKEN is not the one'));
+    };
+    expect(await start('the-first-admin-token')).toEqual([]);
+    expect(await start('the-first-admin-token')).toEqual([]);
+    const said = await start('another-admin-token-0');
+    expect(said).toHaveLength(1);
+    expect(JSON.parse(said[0]!)).toMatchObject({ level: 'warn' });
+    expect(said[0]).not.toContain('another-admin-token-0');
+    expect(said[0]).not.toContain('the-first-admin-token');
+  });
+
   it('does not wait for a live feed, which never ends by itself', async () => {
     const settings = loopbackSettings();
     // A grace far beyond the test's own timeout: waiting for the feed would fail the test.

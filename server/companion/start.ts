@@ -31,6 +31,7 @@ import { millisecondsProblem, notFunctions } from './config.js';
 import type { MillisecondsRule } from './config.js';
 import { kindOf } from './environment.js';
 import type { EnvironmentInput } from './environment.js';
+import { checkAdminTokenAcrossInstances } from './admin-token-check.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
@@ -329,6 +330,8 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   });
   await checkLedgerOwner(ledger, settings, logger);
   await checkLedgerGateway(ledger, settings, baseUrl, logger);
+  // A made-up token is warned of already where instances share a ledger (PostgreSQL).
+  if (!settings.adminTokenGenerated) void checkAdminTokenAcrossInstances(ledger, settings.adminToken, logger);
   const sandboxOrigin = settings.sandboxOrigin ?? options.sandboxOrigin ?? localGatewayOrigin(baseUrl, settings.production, logger);
   warnOfAnotherSandbox(baseUrl, sandboxOrigin, logger);
   if (!settings.testMode && sandboxOrigin?.startsWith('http:')) {

@@ -8,7 +8,7 @@ import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
 import { settleDiscrepancy } from './held-orders.js';
-import { claimGateway, claimPointOfSale, probeWrite, readLedgerId } from './owner.js';
+import { claimGateway, claimPointOfSale, probeWrite, readLedgerId, recordAdminTokenCheck } from './owner.js';
 import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { giveUpInput, overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
@@ -254,6 +254,8 @@ export interface Ledger {
   claimGateway(origin: string, replace?: boolean): Promise<string>;
   /** Commits a write that changes nothing the ledger answers: whether the database takes writes now (owner.ts). */
   probeWrite(): Promise<void>;
+  /** Records a salted hash of an instance's admin token; answers the one recorded before (owner.ts). */
+  recordAdminTokenCheck(check: string): Promise<string | undefined>;
 
   close(): Promise<void>;
 
@@ -346,6 +348,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     claimPointOfSale: (posId, handoverFrom) => claimPointOfSale(ctx, posId, handoverFrom),
     claimGateway: (origin, replace) => claimGateway(ctx, origin, replace),
     probeWrite: () => probeWrite(ctx),
+    recordAdminTokenCheck: (check) => recordAdminTokenCheck(ctx, check),
     saveCard: (card) => saveCard(ctx, card),
     savePaymentCard: (sessionId, card) => savePaymentCard(ctx, sessionId, card),
     listCards: (customerId) => listCards(ctx, customerId),

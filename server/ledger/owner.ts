@@ -52,6 +52,22 @@ export async function readLedgerId(ctx: LedgerContext): Promise<string> {
   return (await read())!.value;
 }
 
+const ADMIN_TOKEN_CHECK = 'admin_token_check';
+
+/**
+ * Records `check` (a salted hash of an instance's admin token, never the token) and answers the
+ * one recorded before it, if any: a companion starting on a shared ledger tells from it that
+ * another instance was given another token. Left out of a copy (LEDGER_IDENTITY): it is the
+ * instances' own.
+ */
+export async function recordAdminTokenCheck(ctx: LedgerContext, check: string): Promise<string | undefined> {
+  const before = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', ADMIN_TOKEN_CHECK).executeTakeFirst();
+  if (before?.value !== check) {
+    await ctx.db.insertInto('ledger_settings').values({ key: ADMIN_TOKEN_CHECK, value: check }).onConflict((oc) => oc.column('key').doUpdateSet({ value: check })).execute();
+  }
+  return before?.value;
+}
+
 const WRITE_PROBE = 'write_probe';
 
 /**
@@ -66,6 +82,7 @@ export async function probeWrite(ctx: LedgerContext): Promise<void> {
 /**
  * The settings that go with the ledger when it is copied to another database (ledger-copy.ts):
  * its name and whose payments it holds. The others are the database's own and are left to it —
- * the write probe, the session sweep's place, the online index builder's claim.
+ * the write probe, the session sweep's place, the online index builder's claim, the admin
+ * token's check.
  */
 export const LEDGER_IDENTITY: readonly string[] = [LEDGER_ID, POINT_OF_SALE, GATEWAY];

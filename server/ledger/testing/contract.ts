@@ -93,6 +93,13 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.claimGateway('https://gateway.example')).toBe('https://new.gateway.example');
       });
 
+      it('records each instance’s admin token check, answering the one recorded before, across instances', async () => {
+        expect(await ledger.recordAdminTokenCheck('scrypt1:first')).toBeUndefined();
+        expect(await ledger.recordAdminTokenCheck('scrypt1:first')).toBe('scrypt1:first');
+        expect(await (await store.reopen!()).recordAdminTokenCheck('scrypt1:second')).toBe('scrypt1:first');
+        expect(await ledger.recordAdminTokenCheck('scrypt1:first')).toBe('scrypt1:second');
+      });
+
       it('takes a write probe as often as asked, leaving the point of sale it holds as it was', async () => {
         // What an outage of the disk is probed with (ledger-outage.ts): a commit, nothing a caller reads.
         await ledger.probeWrite();

@@ -1,0 +1,37 @@
+/**
+ * Instances on one ledger given different admin tokens: behind one address, the merchant API and
+ * the back office answer 401 on every instance but the one whose token was sent, and each 401's
+ * line blames the caller. So each instance records a scrypt hash of its token, salted with the
+ * ledger's id, as it starts (never the token: a ledger's reader must not learn it), and says once
+ * when the one recorded before was another token's. Expected, one instance after another, while
+ * the token is changed; the line says so.
+ */
+import { scrypt } from 'node:crypto';
+import type { Ledger } from '../ledger/index.js';
+import type { Logger } from './log/logger.js';
+
+const SCHEME = 'scrypt1';
+
+const hashOf = (token: string, salt: string): Promise<Buffer> =>
+  new Promise((resolve, reject) => scrypt(token, `payform admin token|${salt}`, 32, (error, key) => (error ? reject(error) : resolve(key))));
+
+/**
+ * Compares this instance's token with the one the instance started before it recorded, and
+ * records its own. Off the start's path (scrypt runs on the thread pool): a failure here (the
+ * ledger closing meanwhile) is only logged at debug.
+ */
+export async function checkAdminTokenAcrossInstances(ledger: Ledger, adminToken: string, logger: Logger): Promise<void> {
+  try {
+    const check = `${SCHEME}:${(await hashOf(adminToken, ledger.id)).toString('base64url')}`;
+    const before = await ledger.recordAdminTokenCheck(check);
+    logger.debug('admin token compared with the other instances’', { same: before === undefined || before === check });
+    if (before === undefined || before === check) return;
+    logger.warn(
+      'PAYFORM_ADMIN_TOKEN is not the one the companion that last started on this ledger was given: instances sharing the ledger behind one address ' +
+        'answer the merchant API and the back office 401 wherever the token sent is not theirs. Give every instance the same PAYFORM_ADMIN_TOKEN ' +
+        '(while you change it one instance after another, this is said at each start and means no harm)',
+    );
+  } catch (error) {
+    logger.debug('the admin token could not be compared with the other instances’', { err: error });
+  }
+}
