@@ -159,6 +159,19 @@ describe('declines decided after the answer', () => {
     expect((await hosted()).status).toBe(429);
   });
 
+  it('count against the client when the gateway’s answer was lost and the decline read back', async () => {
+    const stack = await openStack({ companion: allowance });
+    const tester = '198.51.100.29';
+    // Handled, then the answer lost: the companion reads the order's outcome from the gateway.
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 503, phase: 'after', scope: { method: 'POST', path: '/api/v1/payment' } });
+    for (let i = 0; i < 3; i += 1) await decline(stack, tester);
+    await stack.control('DELETE', '/_sandbox/faults');
+    await stack.settleWebhooks();
+    expect((await decline(stack, tester)).status).toBe(429);
+    // Counted once each, though the webhook told each decline too.
+    expect(lines(stack).filter((entry) => /cooled down after declines/.test(entry.msg))).toEqual([expect.objectContaining({ client: tester, declines: 3 })]);
+  });
+
   it('are not counted for a merchant’s saved-card charges, however many decline', async () => {
     const stack = await openStack({ companion: { ...allowance, metricsToken: METRICS_TOKEN } });
     const unknown = await stack.ledger.saveCard({ customerId: 'cust-renewals', ccToken: 'tok-unknown', ccMask: '424242******4242', tokenExpiration: '2099-12-31T23:59:59' });

@@ -209,6 +209,9 @@ export class DirectPayments {
    * — unless this attempt was sent before: then the duplicate may be its first send, landed late.
    */
   async #attempt(session: SessionTerms, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, send: AttemptSend): Promise<PayAnswer> {
+    // Kept before it is sent: a decision a webhook or a read brings (the answer lost) counts against the client too.
+    const client = payerAddress(request);
+    if (client !== undefined) this.#deps.reactions.awaitDecision(payment.orderId, client);
     let answer: GatewayPayment;
     try {
       answer = await this.#create(session, payment, card, customer, request);
@@ -221,7 +224,7 @@ export class DirectPayments {
       if (!next.claimed) return payAnswer(liveAttempt(next));
       return this.#attempt(session, next.payment, card, customer, request, { ...send, retry: false, resent: next.resent });
     }
-    return this.#recordOrHold(session, payment, this.#update(payment, answer), payerAddress(request));
+    return this.#recordOrHold(session, payment, this.#update(payment, answer), client);
   }
 
   async #recordOrHold(session: SessionTerms, payment: Payment, update: PaymentUpdate, client: string | undefined): Promise<PayAnswer> {

@@ -40,9 +40,10 @@ export class PaymentReactions {
   readonly declines: ClientDeclines;
   readonly #rate: DeclineRate;
   /**
-   * The client of each customer's attempt whose decision is still to come (a 3-D Secure
-   * challenge, the hosted page), by order id: the decision counts against it whichever way it
-   * arrives — a webhook, a read, reconciliation. Bounded like the declines; in this process.
+   * The client of each customer's attempt whose decision is still to come (sent, a 3-D Secure
+   * challenge, the hosted page), by order id: the decision counts against it once, whichever way
+   * it arrives — the answer, a webhook, a read, reconciliation. Bounded like the declines; in
+   * this process.
    */
   readonly #awaiting = new Map<string, string>();
 
@@ -79,11 +80,12 @@ export class PaymentReactions {
   /** The gateway's answer to a pay request came after a webhook had told its status. */
   #answeredLate(payment: Payment, client: string): void {
     this.#deps.logger.info('a pay attempt was answered as a webhook had already told', { order_id: payment.orderId, status: payment.status, status_code: payment.statusCode, client });
-    this.#decided(payment, client);
+    // The webhook counted it against the client kept for it (#awaiting), unless it came to another instance.
+    if (this.#awaiting.has(payment.orderId)) this.#decided(payment, client);
   }
 
   /**
-   * A customer's attempt from `client` awaits its decision (the hosted page opened for it): see
+   * A customer's attempt from `client` awaits its decision (sent, or its hosted page opened): see
    * #awaiting. `client` is UNKNOWN_CLIENT when the host passed no address.
    */
   awaitDecision(orderId: string, client: string): void {
