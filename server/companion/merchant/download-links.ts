@@ -120,8 +120,9 @@ export function requireSignedLink(pathOf: (c: Context<CompanionEnv>) => string):
   let followed: RateLimiter | undefined;
   return async (c, next) => {
     const { options, clock } = c.get('services');
-    const match = SIGNED_QUERY.exec(rawQuery(c.req.url));
-    if (!match) throw forged('it carries no expiry and signature');
+    const query = rawQuery(c.req.url);
+    const match = SIGNED_QUERY.exec(query);
+    if (!match) throw forged(unsignedReason(query));
     const [, signed, expires, given] = match as unknown as [string, string, string, string];
     const expected = sign(options.adminToken, `${pathOf(c)}?${signed}`);
     const sent = Buffer.from(given, 'base64url');
@@ -141,6 +142,13 @@ export function requireSignedLink(pathOf: (c: Context<CompanionEnv>) => string):
     }
     await next();
   };
+}
+
+/** Why a query is not a signed link's, as its reader would fix it: a link with something added is not a link missing its signature. */
+function unsignedReason(query: string): string {
+  if (!/(?:^|&)signature=/.test(query)) return 'it carries no expiry and signature';
+  if (!/&signature=[^&]*$/.test(query)) return 'something was added after its signature: follow the link as it was issued';
+  return 'its expiry is not a number of seconds right before its signature: follow the link as it was issued';
 }
 
 const forged = (reason: string) => new ApiProblem(403, 'download_link_invalid', `Not a valid download link: ${reason}. Ask for a new one with the admin token (GET <the file's route>/link)`);
