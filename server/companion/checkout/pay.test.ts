@@ -541,8 +541,12 @@ describe('client address behind a proxy', () => {
     await open({ companion: { trustProxy: true } });
     const forwarded = ['198.51.100.30, 10.0.0.9', '6.6.6.6, 198.51.100.31:5678, 100.64.1.2', '[2001:db8:7::5]:443', '10.0.0.7, 172.16.0.1', 'unknown, 10.0.0.8'];
     for (const header of forwarded) await stack.pay((await stack.openSession()).id, payBody(), { ip: '127.0.0.1', headers: { 'X-Forwarded-For': header } });
-    // Every entry trusted: the first is the client; one that is no address ends the walk.
+    // Every entry trusted: the first is the client; one that is no address ends the walk, said once.
     expect(clients()).toEqual(['198.51.100.30', '198.51.100.31', '2001:db8:7::5', '10.0.0.7', '10.0.0.8']);
+    const unreadable = stack.logs.filter((line) => line.includes("where the client's address should be"));
+    expect(unreadable).toHaveLength(1);
+    expect(unreadable[0]).toContain('holds \\"unknown\\" where the client');
+    expect(unreadable[0]).toContain('10.0.0.8 is taken for the client');
   });
 
   it('takes an IPv4 client however its mapped IPv6 form is written, and no zone or unspecified address', async () => {

@@ -30,9 +30,26 @@ export function clientAddress(c: Context<CompanionEnv>, trust: TrustProxy): stri
   const raw = c.req.raw;
   const known = walked.get(raw);
   if (known !== undefined) return known === NO_ADDRESS ? peer : known;
-  const client = forwardedClient(forwarded, trust);
+  const client = forwardedClient(forwarded, trust, (entry, nearest) => noteUnreadable(c, entry, nearest ?? peer));
   walked.set(raw, client ?? NO_ADDRESS);
   return client ?? peer;
+}
+
+const toldUnreadable = new WeakSet<object>();
+
+/**
+ * Said once: the header, as a proxy of the operator's passed it on, held what is no address where
+ * the client's should be (`unknown`, a host name): the nearest proxy stands in for the client —
+ * every customer, if the proxy always writes it so.
+ */
+function noteUnreadable(c: Context<CompanionEnv>, entry: string, taken: string | undefined): void {
+  const services = c.get('services');
+  if (toldUnreadable.has(services)) return;
+  toldUnreadable.add(services);
+  services.logger.warn(
+    `X-Forwarded-For, as a proxy you trust passed it on, holds ${JSON.stringify(entry.slice(0, 64))} where the client's address should be: ${taken ?? 'the proxy'} is taken for the client, ` +
+      "every customer's if the proxy always writes it so. Have it append the address it was reached from (nginx: $proxy_add_x_forwarded_for)",
+  );
 }
 
 const walked = new WeakMap<Request, string>();
@@ -57,12 +74,17 @@ export const clientGone = (c: Context<CompanionEnv>): boolean => c.env?.incoming
  * proxy, or the last trusted one before an entry that is no address (what stands before it was
  * not written by a proxy of ours); the first entry when every one is trusted.
  */
-function forwardedClient(header: string, trust: ProxyTrust): string | undefined {
+function forwardedClient(header: string, trust: ProxyTrust, unreadable: (entry: string, nearest: string | undefined) => void): string | undefined {
   const entries = header.split(',');
   let nearest: string | undefined;
   for (let at = entries.length - 1; at >= 0; at -= 1) {
-    const address = plain(withoutPort(entries[at]!.trim()));
-    if (address === undefined || !trust.trusts(address)) return address ?? nearest;
+    const entry = entries[at]!.trim();
+    const address = plain(withoutPort(entry));
+    if (address === undefined) {
+      unreadable(entry, nearest);
+      return nearest;
+    }
+    if (!trust.trusts(address)) return address;
     nearest = address;
   }
   return nearest;
