@@ -204,7 +204,7 @@ const DEFAULT_WIDGET_DIR = join(dirname(createRequire(import.meta.url).resolve('
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const PositiveInt = z.number().int().positive();
 /** Plain segments only: no parameter, wildcard, dot segment or encoded character for a router to read otherwise. */
-const BasePath = z.string().regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)*\/?$/, { error: 'must be a path such as /payments' });
+export const BasePath = z.string().regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)*\/?$/, { error: 'must be a path such as /payments' });
 
 const Settings = z.object({
   gatewayApiSecret: z.string().min(1),

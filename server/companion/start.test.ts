@@ -809,6 +809,12 @@ describe('startCompanion', () => {
     await expect(startCompanion(readCompanionConfig(mountable), { gatewayBaseURL: sandbox.url } as never)).rejects.toThrow(
       'Invalid companion options: gatewayBaseURL is not an option (did you mean gatewayBaseUrl?)',
     );
+    // A base path that is none, refused before the ledger opens and its lines are written.
+    const memory = memorySink();
+    await expect(composeCompanion(readCompanionConfig(mountable), { basePath: 'payments', gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) })).rejects.toThrow(
+      'Invalid companion options: basePath must be a path such as /payments, not "payments"',
+    );
+    expect(memory.lines).toEqual([]);
   });
 
   it('names a misspelt variable when it is why the start is refused', async () => {

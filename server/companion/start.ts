@@ -27,7 +27,7 @@ import { InFlight } from './http/in-flight.js';
 import { UnparsedRequests } from './http/unparsed-requests.js';
 import { requestGate, shuttingDown } from './http/request-gate.js';
 import type { CompanionApp } from './app.js';
-import { millisecondsProblem, notFunctions } from './config.js';
+import { BasePath, millisecondsProblem, notFunctions } from './config.js';
 import type { MillisecondsRule } from './config.js';
 import { kindOf } from './environment.js';
 import type { EnvironmentInput } from './environment.js';
@@ -211,6 +211,8 @@ function checkStartOptions(options: StartOptions): void {
     ...unknownOptions(options, Object.keys(START_OPTIONS)),
     ...notFunctions(options, ['onPaymentEvent', 'extend', 'fetch']),
     ...Object.entries(MILLISECOND_OPTIONS).flatMap(([name, rule]) => millisecondsProblem(name, (options as Readonly<Record<string, unknown>>)[name], rule) ?? []),
+    // A base path the app would refuse after the ledger opened (and its lines were logged).
+    ...(options.basePath === undefined || BasePath.safeParse(options.basePath).success ? [] : [`basePath must be a path such as /payments, not ${JSON.stringify(options.basePath)}`]),
   ];
   if (wrong.length > 0) throw new TypeError(`Invalid companion options: ${wrong.join('; ')}`);
 }
