@@ -37,6 +37,8 @@ withTestDatabase((url) => {
       expect(await explained(`postgres://payform:payform@127.0.0.1:${port}/payform`)).toBe(
         `connect ECONNREFUSED 127.0.0.1:${port} (nothing listens there: start PostgreSQL, or correct the host and port)`,
       );
+      // .invalid never resolves (RFC 6761).
+      expect(await explained('postgres://payform:payform@db.invalid:5432/payform')).toMatch(/ENOTFOUND db\.invalid \(the URL's host name does not resolve here: correct it/);
       const missing = Object.assign(new URL(url), { pathname: '/payform_no_such_database' }).href;
       expect(await explained(missing)).toBe(
         'database "payform_no_such_database" does not exist (create it — createdb, or CREATE DATABASE — or correct the database\'s name in the URL)',

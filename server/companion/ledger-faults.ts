@@ -40,6 +40,9 @@ function postgresRefusalHint(error: unknown): string {
   switch (code) {
     case 'ECONNREFUSED':
       return ' (nothing listens there: start PostgreSQL, or correct the host and port)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return " (the URL's host name does not resolve here: correct it, or check this machine's DNS; in a container, the database's service name)";
     case '3D000':
       return " (create it — createdb, or CREATE DATABASE — or correct the database's name in the URL)";
     case '25006':
