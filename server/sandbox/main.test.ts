@@ -146,9 +146,11 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
   });
 
   it('takes its projects from SANDBOX_PROJECTS (the example file) and its port from --port', async () => {
-    const child = start(['--port', '0'], { SANDBOX_PORT: 'not a port', SANDBOX_PROJECTS: 'docs/sandbox-projects.example.json' });
+    const child = start(['--port', '0'], { SANDBOX_PORT: 'not a port', SANDBOX_PROJECTS: 'docs/sandbox-projects.example.json', PAYFORM_GATEWAY_API_KEY: 'an-unread-key' });
     try {
       const { url, output } = await listening(child);
+      // The test project's credentials set beside a projects file are said to be unread.
+      expect(output()).toContain("payform-sandbox: PAYFORM_GATEWAY_API_KEY is set, and not read: the projects file's projects carry their own credentials");
       expect(output()).toContain('GATEWAY_POS_ID=0b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34');
       // Its secret is 32 bytes: the companion can seal the tokenizer's answers with it.
       expect(output()).toContain('PAYFORM_GATEWAY_WIDGET_KEY=sandbox-test-widget-key');

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { everyInterfaceWarning, listenProblem, packageVersion, readCommandLine, USAGE } from './command-line.js';
 import { SANDBOX_DOCS } from './docs.js';
 import { refuseTunnels } from './http/tunnels.js';
-import { LEGACY_CREDENTIAL_VARIABLES } from './environment.js';
+import { CREDENTIAL_VARIABLES, LEGACY_CREDENTIAL_VARIABLES } from './environment.js';
 import type { Project } from './config.js';
 
 const commandLine = readCommandLine(process.argv.slice(2), process.env);
@@ -50,6 +50,9 @@ if (options.projectsFile) {
     if (error instanceof ProjectsFileError) refuse([error.message]);
     throw error;
   }
+  // The file's projects hold their own credentials: the test project's variables set beside it are not read.
+  const unread = [...CREDENTIAL_VARIABLES, ...LEGACY_CREDENTIAL_VARIABLES].filter((name) => process.env[name]?.trim());
+  if (unread.length > 0) console.error(`payform-sandbox: ${unread.join(', ')} ${unread.length === 1 ? 'is' : 'are'} set, and not read: the projects file's projects carry their own credentials (the lines below print the first one's)`);
 }
 
 const sandbox = createSandbox({
