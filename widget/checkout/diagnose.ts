@@ -298,6 +298,8 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   if (reading && !element.session) {
     return misconfigured(name, `no checkout session was set: set <${name} session> to the id your server got from the companion's POST /api/checkout/sessions`);
   }
+  // Pasted with a space or a line's end (a template's), it was told it had no scheme.
+  if (reading && endpoint.trim() !== endpoint) return misconfigured(name, `endpoint "${endpoint}" has white space around it: give <${name} endpoint> without it`);
   // `127.0.0.1:3000` is a path to the browser, read against the page's own address, and
   // `localhost:3000` a URL of the scheme `localhost:`, which nothing answers: neither is an address.
   if (reading && !/^(https?:)?\/\//.test(endpoint) && !endpoint.startsWith('/')) {
@@ -319,7 +321,8 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   }
   if (reading && code === 'session_not_found') {
     // The customer is told the link is not valid; the developer, which attribute to look at.
-    const reason = `${url} answered that there is no such checkout session: set <${name} session> to the id your server got from this companion's POST /api/checkout/sessions`;
+    const spaced = element.session.trim() !== element.session ? ' (the one set has white space around it: set it without)' : '';
+    const reason = `${url} answered that there is no such checkout session: set <${name} session> to the id your server got from this companion's POST /api/checkout/sessions${spaced}`;
     console.error(`<${name}>: ${reason}`);
     return new CompanionError('rejected', status, [], reason);
   }

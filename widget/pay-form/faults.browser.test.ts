@@ -514,6 +514,16 @@ describe('<pay-form> when things go wrong', () => {
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
     });
 
+    it('says when the session or the endpoint was set with white space around it', async () => {
+      const { companion_url } = await openCheckout({ merchant: 'visa-mastercard' });
+      const session = await createSession();
+      const spacedSession = await failAt(companion_url, ` ${session}\n`);
+      expect(spacedSession.detail.reason).to.contain('(the one set has white space around it: set it without)');
+      const spacedEndpoint = await failAt(` ${companion_url} `, session);
+      expect(spacedEndpoint.detail.code).to.equal('misconfigured');
+      expect(spacedEndpoint.detail.reason).to.equal(`endpoint " ${companion_url} " has white space around it: give <pay-form endpoint> without it`);
+    });
+
     it('warns when the page, back from paying one session, shows another: the customer could pay twice', async () => {
       const paid = await createSession();
       const page = location.href;
