@@ -12,25 +12,30 @@ export interface PagePosition {
   readonly key: string;
 }
 
-/** How many rows, after which one: a checked `{ limit?, cursor? }`. */
+/** The lists paged so: a cursor names its own, and another list refuses it rather than page from a position of another kind. */
+export type PagedList = 'orders' | 'events' | 'movements';
+
+/** How many rows, after which one, of which list: a checked `{ limit?, cursor? }`. */
 export interface PageRequest {
+  readonly list: PagedList;
   readonly limit: number;
   readonly position: PagePosition | undefined;
 }
 
-function encodeCursor(position: PagePosition): string {
-  return Buffer.from(`${position.time}:${position.key}`).toString('base64url');
+function encodeCursor(list: PagedList, position: PagePosition): string {
+  return Buffer.from(`${list}|${position.time}:${position.key}`).toString('base64url');
 }
 
-function decodeCursor(text: string): PagePosition {
+function decodeCursor(list: PagedList, text: string): PagePosition {
   // No key the ledger gives holds a control character, and PostgreSQL's text cannot hold NUL.
-  const match = /^(\d{1,16}):(\P{Cc}+)$/u.exec(Buffer.from(text, 'base64url').toString());
-  if (!match?.[1] || !match[2]) throw new InvalidLedgerInput('cursor', 'is not a cursor this ledger returned');
-  return { time: Number(match[1]), key: match[2] };
+  const match = /^([a-z]+)\|(\d{1,16}):(\P{Cc}+)$/u.exec(Buffer.from(text, 'base64url').toString());
+  if (!match?.[1] || !match[2] || !match[3]) throw new InvalidLedgerInput('cursor', 'is not a cursor this ledger returned');
+  if (match[1] !== list) throw new InvalidLedgerInput('cursor', `is a cursor of another list (${match[1]}): page each list with the next_cursor it returned`);
+  return { time: Number(match[2]), key: match[3] };
 }
 
-export function pageRequest(query: { readonly limit?: number | undefined; readonly cursor?: string | undefined }): PageRequest {
-  return { limit: query.limit ?? DEFAULT_PAGE, position: query.cursor === undefined ? undefined : decodeCursor(query.cursor) };
+export function pageRequest(list: PagedList, query: { readonly limit?: number | undefined; readonly cursor?: string | undefined }): PageRequest {
+  return { list, limit: query.limit ?? DEFAULT_PAGE, position: query.cursor === undefined ? undefined : decodeCursor(list, query.cursor) };
 }
 
 /**
@@ -38,7 +43,7 @@ export function pageRequest(query: { readonly limit?: number | undefined; readon
  * one row more than the page (it says whether there is a next one). The position is a row-value
  * comparison, so SQLite and PostgreSQL alike seek the (…, time, key) index to it.
  */
-export function newestFirst(timeColumn: string, keyColumn: string, page: PageRequest) {
+export function newestFirst(timeColumn: string, keyColumn: string, page: Pick<PageRequest, 'limit' | 'position'>) {
   return <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> =>
     query
       .$call(after(timeColumn, keyColumn, page.position))
@@ -63,5 +68,5 @@ export function upTo(timeColumn: string, keyColumn: string, position: PagePositi
 export function pageOf<T>(rows: readonly T[], page: PageRequest, position: (row: T) => PagePosition): { readonly items: T[]; readonly nextCursor: string | null } {
   const items = rows.slice(0, page.limit);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor(position(last)) : null };
+  return { items, nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor(page.list, position(last)) : null };
 }

@@ -25,7 +25,7 @@ const OPERATION = '1';
 /** The movements made in [from, to), oldest first, paged by cursor: two reads a page, each by an index. */
 export async function listMovements(ctx: LedgerContext, input: MovementQuery): Promise<MovementPage> {
   const query = parseInput(movementListInput, input);
-  const page = pageRequest(query);
+  const page = pageRequest('movements', query);
   const position = page.position && { time: page.position.time, branch: page.position.key.slice(0, 1), key: page.position.key.slice(2) };
   const [sales, operations] = await Promise.all([readSales(ctx, query, page.limit + 1, position), readOperations(ctx, query, page.limit + 1, position)]);
   // Each read is in its database's order; merged by time, sales first at a tie (a stable sort).

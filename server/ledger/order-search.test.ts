@@ -15,7 +15,7 @@ it('lists one currency’s orders by its index on SQLite, the next page too', as
     const sent: string[] = [];
     const ledger = await openLedger(file, { onStatement: (sql) => void sent.push(sql) });
     try {
-      const cursor = Buffer.from('1:order').toString('base64url');
+      const cursor = Buffer.from('orders|1:order').toString('base64url');
       for (const query of [{ currency: 'EUR' }, { currency: 'EUR', cursor }]) {
         sent.length = 0;
         await ledger.listOrders(query);

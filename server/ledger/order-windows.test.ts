@@ -75,7 +75,7 @@ describe('on SQLite, a search read in windows', () => {
   });
 
   const pageOfRows = (rows: PaymentRow[], limit: number) => {
-    const { items, nextCursor } = pageOf(rows, { limit, position: undefined }, (row) => ({ time: row.created_at, key: row.order_id }));
+    const { items, nextCursor } = pageOf(rows, { list: 'orders', limit, position: undefined }, (row) => ({ time: row.created_at, key: row.order_id }));
     return { orders: items.map((row) => row.order_id), nextCursor };
   };
 
@@ -102,7 +102,7 @@ describe('on SQLite, a search read in windows', () => {
       let cursor: string | undefined;
       do {
         const parsed = parseInput(orderListInput, { ...query, limit, ...(cursor !== undefined && { cursor }) });
-        const page = pageRequest(parsed);
+        const page = pageRequest('orders', parsed);
         const once = pageOfRows(await matchingOrders(ctx, parsed, page), limit);
         expect(pageOfRows(await ordersInWindows(ctx, parsed, page, windows), limit), label).toEqual(once);
         // And as the ledger answers it, with its own windows.
@@ -122,7 +122,7 @@ describe('on SQLite, a search read in windows', () => {
     const observed = await openLedger(large, { onStatement: (sql) => void sent.push(sql) });
     const reader = new Database(large, { readonly: true });
     try {
-      const cursor = Buffer.from('30000:seed-1').toString('base64url');
+      const cursor = Buffer.from('orders|30000:seed-1').toString('base64url');
       // Each with the index its windows are counted in: another between the same ends may hold
       // many times the entries (a status's, beside the held payments').
       const cases = [

@@ -30,7 +30,7 @@ const HOUR = 3_600_000;
  */
 export async function listOrders(ctx: LedgerContext, input: OrderListQuery = {}): Promise<OrderPage> {
   const query = parseInput(orderListInput, input);
-  const page = pageRequest(query);
+  const page = pageRequest('orders', query);
   const rows = await searchOrders(ctx, query, page);
   const { items, nextCursor } = pageOf(rows.map(toPayment), page, (payment) => ({ time: payment.createdAt, key: payment.orderId }));
   return { orders: items, nextCursor };
@@ -61,7 +61,7 @@ export async function descriptionsOfOrders(ctx: LedgerContext, payments: readonl
  */
 export async function listEvents(ctx: LedgerContext, input: EventListQuery): Promise<EventPage> {
   const query = parseInput(eventListInput, input);
-  const page = pageRequest(query);
+  const page = pageRequest('events', query);
   const rows = await ctx.db
     .selectFrom('webhook_events')
     .selectAll()

@@ -157,6 +157,12 @@ describe('reading orders', () => {
     const early = encodeURIComponent('0001-01-01T00:00:00Z');
     expect((await stack.json('GET', `/api/orders?created_from=${early}`, 400, { admin: true })).error.fields).toEqual({ created_from: 'must be 1970-01-01T00:00:00Z or later' });
     expect((await stack.json('GET', `/api/movements?from=${early}`, 400, { admin: true })).error.fields).toEqual({ from: 'must be 1970-01-01T00:00:00Z or later' });
+    // A cursor names its list: another list's is refused, not paged from.
+    const { next_cursor: journalCursor } = await stack.json('GET', '/api/movements?limit=1', 200, { admin: true });
+    expect(journalCursor).toEqual(expect.any(String));
+    expect((await stack.json('GET', `/api/orders?cursor=${journalCursor}`, 400, { admin: true })).error.fields).toEqual({
+      cursor: 'is a cursor of another list (movements): page each list with the next_cursor it returned',
+    });
   });
 
   it('finds an internationalised e-mail as it was given, and its ASCII part whatever its case', async () => {
