@@ -16,7 +16,7 @@ import type { PaymentEventHook } from './payments/reactions.js';
 import { kindOf } from './environment.js';
 import { unknownOptions } from './near-names.js';
 import { Origin } from './origin-setting.js';
-import { isProxyEntry, ProxyTrust } from './http/proxy-trust.js';
+import { ProxyTrust, proxyEntryProblem } from './http/proxy-trust.js';
 import type { TrustProxy } from './http/client-address.js';
 
 export interface RateLimits {
@@ -250,7 +250,12 @@ const Settings = z.object({
     .union([
       z.boolean(),
       z
-        .array(z.string().refine(isProxyEntry, { error: 'must be "private" or an IP address or network no wider than a /8 (203.0.113.0/24, 2001:db8::/32)' }))
+        .array(
+          z.string().superRefine((entry, ctx) => {
+            const problem = proxyEntryProblem(entry);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem.replace(/^"[^"]*" /, '') });
+          }),
+        )
         .min(1, { error: 'must list at least one network, or be true' }),
     ])
     .optional(),

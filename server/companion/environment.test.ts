@@ -22,9 +22,24 @@ describe('settings given in code', () => {
   it('reads PAYFORM_TRUST_PROXY as a flag or the networks of public proxies, and refuses anything else naming it', () => {
     expect(readInCode({ PAYFORM_TRUST_PROXY: 'private, 203.0.113.0/24, 2001:db8::/32,198.51.100.7' }).trustProxy).toEqual(['private', '203.0.113.0/24', '2001:db8::/32', '198.51.100.7']);
     expect(() => readInCode({ PAYFORM_TRUST_PROXY: '203.0.113.0/24,cdn.example' })).toThrow(
-      "PAYFORM_TRUST_PROXY: must be true (proxies on this machine or a private network), false, or what to trust, comma-separated: private, and your proxies' addresses or networks no wider than a /8 (private,203.0.113.0/24,2001:db8::/32): \"cdn.example\" is none",
+      "PAYFORM_TRUST_PROXY: must be true (proxies on this machine or a private network; 1 and yes too), false (0, no), or what to trust, comma-separated: private, and your proxies' addresses or networks " +
+        '(private,203.0.113.0/24,2001:db8::/32): "cdn.example" is neither private nor an IP address or network (203.0.113.0/24, 2001:db8::/32)',
     );
-    for (const wrong of ['203.0.113.0/33', '0.0.0.0/0', '::/0', '10.0.0.0/7']) expect(() => readInCode({ PAYFORM_TRUST_PROXY: wrong })).toThrow(`"${wrong}" is none`);
+    // Each mistake named as what it is: too wide for its family, a port, a flag in a list, a flag mistyped.
+    const said = (value: string) => {
+      try {
+        readInCode({ PAYFORM_TRUST_PROXY: value });
+      } catch (error) {
+        return (error as Error).message.replace(/^.*\(private,203\.0\.113\.0\/24,2001:db8::\/32\): /, '');
+      }
+      return expect.fail(`${value} was taken`);
+    };
+    expect(said('0.0.0.0/0')).toBe('"0.0.0.0/0" is too wide: no proxy\'s network is wider than a /8 in IPv4, and a wider one trusts nearly every peer');
+    expect(said('2001:db8::/8')).toBe('"2001:db8::/8" is too wide: no proxy\'s network is wider than a /16 in IPv6, and a wider one trusts nearly every peer');
+    expect(said('203.0.113.0/33')).toBe('"203.0.113.0/33" is no network: its prefix is longer than IPv4\'s addresses');
+    expect(said('127.0.0.1:4720')).toBe('"127.0.0.1:4720" holds a port: write the address alone (127.0.0.1)');
+    expect(said('true,203.0.113.0/24')).toBe('"true" stands alone: in a list, write private for proxies on this machine or a private network');
+    expect(said('ture')).toBe('"ture" is no flag: did you mean true?');
   });
 
   it('reads PAYFORM_RATE_LIMITS as the rateLimits option, naming each wrong pair', () => {

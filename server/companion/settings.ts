@@ -49,7 +49,7 @@ import { BackOfficeSettings, SellersSetting } from './back-office/back-office-op
 import { browserExposedSecrets } from './browser-exposed.js';
 import { currentEnvironment, isVariableValue, kindOf, leftAloneNotice, strayNotice, strayVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
-import { isProxyEntry } from './http/proxy-trust.js';
+import { proxyEntryProblem } from './http/proxy-trust.js';
 import { Origin } from './origin-setting.js';
 import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payments/notify-url.js';
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, StrayVariable, UnreadVariable } from './environment.js';
@@ -152,13 +152,16 @@ const TrustProxySetting = z.string().transform((text, ctx) => {
   const flag = Flag.safeParse(text);
   if (flag.success) return flag.data;
   const networks = text.split(',').map((network) => network.trim()).filter(Boolean);
-  const wrong = networks.find((network) => !isProxyEntry(network));
-  if (networks.length > 0 && wrong === undefined) return networks;
+  const problems = networks.map((network) => proxyEntryProblem(network)).filter((problem) => problem !== undefined);
+  if (networks.length > 0 && problems.length === 0) return networks;
+  // A single word is likelier a flag mistyped (`ture`, `on`) than a network.
+  const meant = networks.length === 1 && /^[a-z]+$/i.test(networks[0]!) ? nearestName(networks[0]!.toLowerCase(), ['true', 'false']) : undefined;
+  const said = meant ? `"${networks[0]}" is no flag: did you mean ${meant}?` : problems.join('; ') || 'it names nothing';
   ctx.addIssue({
     code: 'custom',
     message:
-      "must be true (proxies on this machine or a private network), false, or what to trust, comma-separated: private, and your proxies' addresses or networks " +
-      `no wider than a /8 (private,203.0.113.0/24,2001:db8::/32)${wrong === undefined ? '' : `: ${JSON.stringify(wrong)} is none`}`,
+      'must be true (proxies on this machine or a private network; 1 and yes too), false (0, no), or what to trust, comma-separated: private, and your proxies\' addresses or networks ' +
+      `(private,203.0.113.0/24,2001:db8::/32): ${said}`,
   });
   return z.NEVER;
 });
@@ -428,7 +431,7 @@ function settingsOf(
     // The test project's webhook secret is published: off this machine, anyone could sign a webhook.
     ...(vars.NODE_ENV !== 'production' && onTestProject && vars.PAYFORM_HOST !== undefined && !isLoopbackHost(vars.PAYFORM_HOST)
       ? [
-          `PAYFORM_HOST is ${vars.PAYFORM_HOST}: the companion is reachable from the network, and on the sandbox's published test credentials ` +
+          `PAYFORM_HOST is ${JSON.stringify(vars.PAYFORM_HOST)}: the companion is reachable from the network, and on the sandbox's published test credentials ` +
             'anyone who reaches it can sign webhooks; leave PAYFORM_HOST unset (127.0.0.1) while developing, or set your project’s credentials',
         ]
       : []),

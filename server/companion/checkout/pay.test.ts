@@ -543,10 +543,16 @@ describe('client address behind a proxy', () => {
     for (const header of forwarded) await stack.pay((await stack.openSession()).id, payBody(), { ip: '127.0.0.1', headers: { 'X-Forwarded-For': header } });
     // Every entry trusted: the first is the client; one that is no address ends the walk, said once.
     expect(clients()).toEqual(['198.51.100.30', '198.51.100.31', '2001:db8:7::5', '10.0.0.7', '10.0.0.8']);
-    const unreadable = stack.logs.filter((line) => line.includes("where the client's address should be"));
+    const said = (words: string) => stack.logs.filter((line) => line.includes(words));
+    const unreadable = said('no address, before the addresses proxies you trust vouch for');
     expect(unreadable).toHaveLength(1);
-    expect(unreadable[0]).toContain('holds \\"unknown\\" where the client');
+    expect(unreadable[0]).toContain('X-Forwarded-For holds \\"unknown\\", no address');
     expect(unreadable[0]).toContain('10.0.0.8 is taken for the client');
+    // Only trusted addresses (a customer on a private network, or a proxy that overwrote the header): said once too.
+    const onlyProxies = said('X-Forwarded-For named only addresses PAYFORM_TRUST_PROXY trusts');
+    expect(onlyProxies).toHaveLength(1);
+    expect(onlyProxies[0]).toContain('the first, 10.0.0.7, is taken for the client');
+    expect(onlyProxies[0]).toContain('$proxy_add_x_forwarded_for, not $remote_addr');
   });
 
   it('takes an IPv4 client however its mapped IPv6 form is written, and no zone or unspecified address', async () => {

@@ -30,25 +30,45 @@ export function clientAddress(c: Context<CompanionEnv>, trust: TrustProxy): stri
   const raw = c.req.raw;
   const known = walked.get(raw);
   if (known !== undefined) return known === NO_ADDRESS ? peer : known;
-  const client = forwardedClient(forwarded, trust, (entry, nearest) => noteUnreadable(c, entry, nearest ?? peer));
+  const client = forwardedClient(forwarded, trust, {
+    unreadable: (entry, nearest) => noteUnreadable(c, entry, nearest ?? peer),
+    onlyProxies: (first) => noteOnlyProxies(c, first),
+  });
   walked.set(raw, client ?? NO_ADDRESS);
   return client ?? peer;
 }
 
 const toldUnreadable = new WeakSet<object>();
+const toldOnlyProxies = new WeakSet<object>();
 
 /**
- * Said once: the header, as a proxy of the operator's passed it on, held what is no address where
- * the client's should be (`unknown`, a host name): the nearest proxy stands in for the client —
- * every customer, if the proxy always writes it so.
+ * Said once: the header, past the addresses proxies of the operator's vouch for, held what is no
+ * address (`unknown`, a host name), written by the client or a proxy not trusted: the last
+ * address vouched for stands in for the client — every customer, if a proxy writes none.
  */
 function noteUnreadable(c: Context<CompanionEnv>, entry: string, taken: string | undefined): void {
   const services = c.get('services');
   if (toldUnreadable.has(services)) return;
   toldUnreadable.add(services);
   services.logger.warn(
-    `X-Forwarded-For, as a proxy you trust passed it on, holds ${JSON.stringify(entry.slice(0, 64))} where the client's address should be: ${taken ?? 'the proxy'} is taken for the client, ` +
-      "every customer's if the proxy always writes it so. Have it append the address it was reached from (nginx: $proxy_add_x_forwarded_for)",
+    `X-Forwarded-For holds ${JSON.stringify(entry.slice(0, 64))}, no address, before the addresses proxies you trust vouch for: ${taken ?? 'the proxy'} is taken for the client. ` +
+      "Written by the client, it is harmless; if every customer is taken for one address, a proxy of yours writes no address (nginx: $proxy_add_x_forwarded_for)",
+  );
+}
+
+/**
+ * Said once: the header named proxies the operator trusts and nothing else, so the first stands
+ * in for the client: a customer on a private network, or a proxy of the operator's that
+ * overwrote the header (nginx's `$remote_addr`) — then every customer is that one address, for
+ * the gateway, the pay limits and the card-testing cool-down.
+ */
+function noteOnlyProxies(c: Context<CompanionEnv>, first: string): void {
+  const services = c.get('services');
+  if (toldOnlyProxies.has(services)) return;
+  toldOnlyProxies.add(services);
+  services.logger.warn(
+    `X-Forwarded-For named only addresses PAYFORM_TRUST_PROXY trusts: the first, ${first}, is taken for the client. If that is a proxy of yours, ` +
+      'one after it overwrites the header instead of appending to it (nginx: $proxy_add_x_forwarded_for, not $remote_addr), or it is not listed beside the others of the chain, and every customer counts as it',
   );
 }
 
@@ -74,20 +94,27 @@ export const clientGone = (c: Context<CompanionEnv>): boolean => c.env?.incoming
  * proxy, or the last trusted one before an entry that is no address (what stands before it was
  * not written by a proxy of ours); the first entry when every one is trusted.
  */
-function forwardedClient(header: string, trust: ProxyTrust, unreadable: (entry: string, nearest: string | undefined) => void): string | undefined {
+function forwardedClient(header: string, trust: ProxyTrust, notes: ForwardedNotes): string | undefined {
   const entries = header.split(',');
   let nearest: string | undefined;
   for (let at = entries.length - 1; at >= 0; at -= 1) {
     const entry = entries[at]!.trim();
     const address = plain(withoutPort(entry));
     if (address === undefined) {
-      unreadable(entry, nearest);
+      notes.unreadable(entry, nearest);
       return nearest;
     }
     if (!trust.trusts(address)) return address;
     nearest = address;
   }
+  if (nearest !== undefined) notes.onlyProxies(nearest);
   return nearest;
+}
+
+/** What the walk met that its operator should hear of (said once each). */
+interface ForwardedNotes {
+  unreadable(entry: string, nearest: string | undefined): void;
+  onlyProxies(first: string): void;
 }
 
 /** An entry as some proxies write it: `203.0.113.5:41234`, `[2001:db8::1]:443`, `[2001:db8::1]`. */

@@ -30,8 +30,24 @@ export function parseNetwork(text: string): { readonly address: string; readonly
   return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 }
 
-/** Whether `text` is something `trustProxy` may list. */
-export const isProxyEntry = (text: string): boolean => text.trim() === PRIVATE_PROXIES || parseNetwork(text) !== undefined;
+/** What is wrong with `text` as an entry of `trustProxy`'s list, said with the fix; undefined when it may stand there. */
+export function proxyEntryProblem(text: string): string | undefined {
+  const entry = text.trim();
+  if (entry === PRIVATE_PROXIES || parseNetwork(entry) !== undefined) return undefined;
+  const quoted = JSON.stringify(entry);
+  if (/^(true|yes|1)$/i.test(entry)) return `${quoted} stands alone: in a list, write private for proxies on this machine or a private network`;
+  const [address = '', prefix] = entry.split('/');
+  const version = isIP(address);
+  if (version !== 0 && prefix !== undefined && /^\d{1,3}$/.test(prefix)) {
+    const widest = version === 4 ? 8 : 16;
+    return Number(prefix) < widest
+      ? `${quoted} is too wide: no proxy's network is wider than a /${widest} in IPv${version}, and a wider one trusts nearly every peer`
+      : `${quoted} is no network: its prefix is longer than IPv${version}'s addresses`;
+  }
+  const withoutPort = /^\[?([\da-f:.]+?)\]?:\d{1,5}$/i.exec(entry)?.[1];
+  if (withoutPort && isIP(withoutPort) !== 0) return `${quoted} holds a port: write the address alone (${withoutPort})`;
+  return `${quoted} is neither private nor an IP address or network (203.0.113.0/24, 2001:db8::/32)`;
+}
 
 /** An IPv4 address as a 32-bit number. */
 const ipv4Number = (address: string): number => address.split('.').reduce((value, part) => value * 256 + Number(part), 0);
@@ -44,7 +60,7 @@ export class ProxyTrust {
   /** What it trusts, as listed (`private` for `true`). */
   readonly entries: readonly string[];
 
-  /** `entries`: `private`, and networks (checked: isProxyEntry). */
+  /** `entries`: `private`, and networks (checked: proxyEntryProblem). */
   constructor(entries: readonly string[] = [PRIVATE_PROXIES]) {
     this.entries = entries.map((entry) => entry.trim());
     this.#private = this.entries.includes(PRIVATE_PROXIES);
