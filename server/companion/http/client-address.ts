@@ -2,9 +2,9 @@
  * The customer's IP address, for `customer_ip`, the 3-D Secure `browserIpAddress`, the per-client
  * rate limits and the card-testing cool-down: the socket's peer (or the address a host without
  * Node sockets passes as `clientAddress`), or — when that peer is a proxy the companion trusts
- * (proxy-trust.ts), or unknown under a host that passes none — the one X-Forwarded-For names: its
- * last entry that is not a trusted proxy too, so a balancer in front of nginx is looked through. Entries before it are whatever the
- * client claimed, and are never read.
+ * (proxy-trust.ts), or unknown under a host that passes none — the one X-Forwarded-For names:
+ * its last entry that is not a trusted proxy too, so a balancer in front of nginx is looked
+ * through. Entries before it are whatever the client claimed, and are never read.
  */
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
