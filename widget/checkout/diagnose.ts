@@ -298,11 +298,15 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   if (reading && !element.session) {
     return misconfigured(name, `no checkout session was set: set <${name} session> to the id your server got from the companion's POST /api/checkout/sessions`);
   }
-  // Pasted with a space or a line's end (a template's), it was told it had no scheme.
-  if (reading && endpoint.trim() !== endpoint) return misconfigured(name, `endpoint "${endpoint}" has white space around it: give <${name} endpoint> without it`);
+  // Pasted with a space or a line's end (a template's): blamed only where it broke the address
+  // (a space in it, `//api` after a line's end); a browser drops what else surrounds it.
+  const bare = endpoint.trim();
+  if (reading && bare !== endpoint && (!URL.canParse(url, location.href) || new URL(url, location.href).pathname.includes('//'))) {
+    return misconfigured(name, `endpoint "${endpoint}" has white space around it: give <${name} endpoint> without it`);
+  }
   // `127.0.0.1:3000` is a path to the browser, read against the page's own address, and
   // `localhost:3000` a URL of the scheme `localhost:`, which nothing answers: neither is an address.
-  if (reading && !/^(https?:)?\/\//.test(endpoint) && !endpoint.startsWith('/')) {
+  if (reading && !/^(https?:)?\/\//.test(bare) && !bare.startsWith('/')) {
     return misconfigured(name, `endpoint "${endpoint}" is not an address: give <${name} endpoint> with its scheme (for example http://${endpoint})`);
   }
   if (!response) return reading ? unanswered(url, endpoint, name) : unsent(url, endpoint, name);
