@@ -28,9 +28,11 @@ function encodeCursor(list: PagedList, position: PagePosition): string {
 
 function decodeCursor(list: PagedList, text: string): PagePosition {
   // No key the ledger gives holds a control character, and PostgreSQL's text cannot hold NUL.
-  const match = /^([a-z]+)\|(\d{1,16}):(\P{Cc}+)$/u.exec(Buffer.from(text, 'base64url').toString());
-  if (!match?.[1] || !match[2] || !match[3]) throw new InvalidLedgerInput('cursor', 'is not a cursor this ledger returned');
-  if (match[1] !== list) throw new InvalidLedgerInput('cursor', `is a cursor of another list (${match[1]}): page each list with the next_cursor it returned`);
+  // Without its list's name: a cursor of 0.3's first releases, taken as this list's while
+  // instances of both serve one shop (a rolling deploy).
+  const match = /^(?:([a-z]+)\|)?(\d{1,16}):(\P{Cc}+)$/u.exec(Buffer.from(text, 'base64url').toString());
+  if (!match?.[2] || !match[3]) throw new InvalidLedgerInput('cursor', 'is not a cursor this ledger returned');
+  if (match[1] !== undefined && match[1] !== list) throw new InvalidLedgerInput('cursor', `is a cursor of another list (${match[1]}): page each list with the next_cursor it returned`);
   return { time: Number(match[2]), key: match[3] };
 }
 
