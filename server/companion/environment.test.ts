@@ -40,6 +40,8 @@ describe('settings given in code', () => {
     expect(said('127.0.0.1:4720')).toBe('"127.0.0.1:4720" holds a port: write the address alone (127.0.0.1)');
     expect(said('true,203.0.113.0/24')).toBe('"true" stands alone: in a list, write private for proxies on this machine or a private network');
     expect(said('ture')).toBe('"ture" is no flag: did you mean true?');
+    expect(said('private,::ffff:10.0.0.0/104')).toBe('"::ffff:10.0.0.0/104" is an IPv4 address written as IPv6: write 10.0.0.0/8, as peers are compared');
+    expect(said('Private')).toBe('"Private": write private, in lower case');
   });
 
   it('reads PAYFORM_RATE_LIMITS as the rateLimits option, naming each wrong pair', () => {

@@ -33,10 +33,15 @@ export function parseNetwork(text: string): { readonly address: string; readonly
 /** What is wrong with `text` as an entry of `trustProxy`'s list, said with the fix; undefined when it may stand there. */
 export function proxyEntryProblem(text: string): string | undefined {
   const entry = text.trim();
-  if (entry === PRIVATE_PROXIES || parseNetwork(entry) !== undefined) return undefined;
   const quoted = JSON.stringify(entry);
+  // A dual-stack socket's IPv4 peer is read as IPv4 (client-address.ts): a mapped network never matches.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)(?:\/(\d{1,3}))?$/i.exec(entry);
+  if (mapped && isIP(mapped[1]!) === 4) return `${quoted} is an IPv4 address written as IPv6: write ${mapped[1]}${mapped[2] === undefined ? '' : `/${Number(mapped[2]) - 96}`}, as peers are compared`;
+  if (entry === PRIVATE_PROXIES || parseNetwork(entry) !== undefined) return undefined;
   if (/^(true|yes|1)$/i.test(entry)) return `${quoted} stands alone: in a list, write private for proxies on this machine or a private network`;
-  const [address = '', prefix] = entry.split('/');
+  if (entry.toLowerCase() === PRIVATE_PROXIES) return `${quoted}: write private, in lower case`;
+  const [address = '', prefix, extra] = entry.split('/');
+  if (extra !== undefined) return `${quoted} is no network: one prefix after one /`;
   const version = isIP(address);
   if (version !== 0 && prefix !== undefined && /^\d{1,3}$/.test(prefix)) {
     const widest = version === 4 ? 8 : 16;

@@ -116,6 +116,7 @@ describe('GET /api/exports/orders/link', () => {
     // Something added after the signature, or an expiry no number: said as what was done to the link.
     expect(await refusal(await follow(`${url}&x=1`))).toEqual(invalid('something was added after its signature'));
     expect(await refusal(await follow(url.replace(/expires=\d+/, 'expires=99999999999999999999999')))).toEqual(invalid('its expiry is not a number of seconds'));
+    expect(await refusal(await follow(`${address}&signature=abc%3D`))).toEqual(invalid('its signature is damaged'));
     // The admin token does not stand in for a link: the link's route serves links only.
     expect(await refusal(await stack.request('GET', '/api/downloads/orders?status=success', { admin: true }))).toEqual(invalid('it carries no expiry and signature'));
     // The bearer routes still want the token.

@@ -146,8 +146,10 @@ export function requireSignedLink(pathOf: (c: Context<CompanionEnv>) => string):
 
 /** Why a query is not a signed link's, as its reader would fix it: a link with something added is not a link missing its signature. */
 function unsignedReason(query: string): string {
-  if (!/(?:^|&)signature=/.test(query)) return 'it carries no expiry and signature';
-  if (!/&signature=[^&]*$/.test(query)) return 'something was added after its signature: follow the link as it was issued';
+  const signature = /(?:^|&)signature=([^&]*)/.exec(query)?.[1];
+  if (signature === undefined) return 'it carries no expiry and signature';
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(signature)) return 'its signature is damaged: follow the link as it was issued';
+  if (!/&signature=[^&]*$/.test(query)) return 'something was added after its signature, or its parts were reordered: follow the link as it was issued';
   return 'its expiry is not a number of seconds right before its signature: follow the link as it was issued';
 }
 
