@@ -150,7 +150,7 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
     try {
       const { url, output } = await listening(child);
       // The test project's credentials set beside a projects file are said to be unread.
-      expect(output()).toContain("payform-sandbox: PAYFORM_GATEWAY_API_KEY is set, and not read: the projects file's projects carry their own credentials");
+      expect(output()).toContain('payform-sandbox: PAYFORM_GATEWAY_API_KEY is set, and names no project of the projects file, whose projects carry their own credentials');
       expect(output()).toContain('GATEWAY_POS_ID=0b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34');
       // Its secret is 32 bytes: the companion can seal the tokenizer's answers with it.
       expect(output()).toContain('PAYFORM_GATEWAY_WIDGET_KEY=sandbox-test-widget-key');

@@ -39,8 +39,9 @@ for (const name of LEGACY_CREDENTIAL_VARIABLES) {
 }
 
 // The companion refuses a project id that is not a UUID: printed for it, it would only fail there.
+// A projects file's projects carry their own (checked with the file).
 const { posId } = testProjectCredentials(process.env);
-if (!Uuid.safeParse(posId).success) refuse([`PAYFORM_GATEWAY_POS_ID must be a UUID (the project's id), not ${JSON.stringify(posId)}`]);
+if (!options.projectsFile && !Uuid.safeParse(posId).success) refuse([`PAYFORM_GATEWAY_POS_ID must be a UUID (the project's id), not ${JSON.stringify(posId)}`]);
 
 let projects: Partial<Project>[] | undefined;
 if (options.projectsFile) {
@@ -50,9 +51,16 @@ if (options.projectsFile) {
     if (error instanceof ProjectsFileError) refuse([error.message]);
     throw error;
   }
-  // The file's projects hold their own credentials: the test project's variables set beside it are not read.
-  const unread = [...CREDENTIAL_VARIABLES, ...LEGACY_CREDENTIAL_VARIABLES].filter((name) => process.env[name]?.trim());
-  if (unread.length > 0) console.error(`payform-sandbox: ${unread.join(', ')} ${unread.length === 1 ? 'is' : 'are'} set, and not read: the projects file's projects carry their own credentials (the lines below print the first one's)`);
+  // The file's projects hold their own credentials: the test project's variables set beside it are
+  // not read. Said when they name no project of the file (a .env shared with a companion of one of
+  // them is as it should be).
+  const named = testProjectCredentials(process.env);
+  const set = [...CREDENTIAL_VARIABLES, ...LEGACY_CREDENTIAL_VARIABLES].filter((name) => process.env[name]?.trim());
+  const matches = projects.some((project) => project.posId === named.posId || project.apiKey === named.apiKey);
+  if (set.length > 0 && !matches) {
+    const [are, name] = set.length === 1 ? ['is', 'names'] : ['are', 'name'];
+    console.error(`payform-sandbox: ${set.join(', ')} ${are} set, and ${name} no project of the projects file, whose projects carry their own credentials (the lines below print the first one's)`);
+  }
 }
 
 const sandbox = createSandbox({
