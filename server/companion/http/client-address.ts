@@ -26,16 +26,10 @@ export function clientAddress(c: Context<CompanionEnv>, trust: TrustProxy): stri
   if (peer === undefined ? c.env?.incoming !== undefined : !trust.trusts(peer)) return peer;
   const forwarded = c.req.header('x-forwarded-for');
   if (!forwarded) return peer;
-  // Asked by the pay limits and the route alike: the header is walked once a request.
-  const raw = c.req.raw;
-  const known = walked.get(raw);
-  if (known !== undefined) return known === NO_ADDRESS ? peer : known;
-  const client = forwardedClient(forwarded, trust, {
-    unreadable: (entry, nearest) => noteUnreadable(c, entry, nearest ?? peer),
-    onlyProxies: (first) => noteOnlyProxies(c, first),
-  });
-  walked.set(raw, client ?? NO_ADDRESS);
-  return client ?? peer;
+  const walk = forwardedClient(forwarded, trust);
+  if (walk.unreadable !== undefined) noteUnreadable(c, walk.unreadable, walk.client ?? peer);
+  else if (walk.onlyProxies) noteOnlyProxies(c, walk.client!);
+  return walk.client ?? peer;
 }
 
 const toldUnreadable = new WeakSet<object>();
@@ -72,9 +66,6 @@ function noteOnlyProxies(c: Context<CompanionEnv>, first: string): void {
   );
 }
 
-const walked = new WeakMap<Request, string>();
-const NO_ADDRESS = '';
-
 /** The socket's peer, plain; without a Node socket, the address the host passed. */
 export function peerAddress(c: Context<CompanionEnv>): string | undefined {
   const incoming = c.env?.incoming;
@@ -91,30 +82,21 @@ export const clientGone = (c: Context<CompanionEnv>): boolean => c.env?.incoming
 
 /**
  * The client X-Forwarded-For names, read from its end: the first entry that is not a trusted
- * proxy, or the last trusted one before an entry that is no address (what stands before it was
- * not written by a proxy of ours); the first entry when every one is trusted.
+ * proxy, or the last trusted one before an entry that is no address (`unreadable`: what stands
+ * before it was not written by a proxy of ours); the first entry when every one is trusted
+ * (`onlyProxies`).
  */
-function forwardedClient(header: string, trust: ProxyTrust, notes: ForwardedNotes): string | undefined {
+function forwardedClient(header: string, trust: ProxyTrust): { readonly client: string | undefined; readonly unreadable?: string; readonly onlyProxies?: boolean } {
   const entries = header.split(',');
   let nearest: string | undefined;
   for (let at = entries.length - 1; at >= 0; at -= 1) {
     const entry = entries[at]!.trim();
     const address = plain(withoutPort(entry));
-    if (address === undefined) {
-      notes.unreadable(entry, nearest);
-      return nearest;
-    }
-    if (!trust.trusts(address)) return address;
+    if (address === undefined) return { client: nearest, unreadable: entry };
+    if (!trust.trusts(address)) return { client: address };
     nearest = address;
   }
-  if (nearest !== undefined) notes.onlyProxies(nearest);
-  return nearest;
-}
-
-/** What the walk met that its operator should hear of (said once each). */
-interface ForwardedNotes {
-  unreadable(entry: string, nearest: string | undefined): void;
-  onlyProxies(first: string): void;
+  return { client: nearest, onlyProxies: nearest !== undefined };
 }
 
 /** An entry as some proxies write it: `203.0.113.5:41234`, `[2001:db8::1]:443`, `[2001:db8::1]`. */
@@ -140,9 +122,6 @@ export function untrustedProxy(c: Context<CompanionEnv>, trust: TrustProxy): { r
 const NO_FIX: { readonly fix?: string } = Object.freeze({});
 const TRUST_IT = Object.freeze({ fix: 'the requests carry X-Forwarded-For: behind your own proxy, set PAYFORM_TRUST_PROXY=true, or every customer counts as that proxy' });
 
-const MAPPED_DOTTED = /^(?:0{0,4}:){0,5}(?:::)?ffff:(\d+\.\d+\.\d+\.\d+)$/i;
-const MAPPED_HEX = /^(?:0{0,4}:){0,5}(?:::)?ffff:([\da-f]{1,4}):([\da-f]{1,4})$/i;
-
 /**
  * An address as the gateway and the limits take it, or undefined when it is none a client can
  * have. An IPv4 peer on a dual-stack socket shows as an IPv4-mapped IPv6 address, in any of its
@@ -154,15 +133,29 @@ function plain(address: string): string | undefined {
   const version = isIP(address);
   if (version === 4) return address === '0.0.0.0' ? undefined : address;
   if (version === 0) return undefined;
+  const groups = ipv6Groups(address);
+  if (groups.every((group) => group === 0)) return undefined;
+  const mapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
+  if (mapped) return plain(`${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`);
   const zone = address.indexOf('%');
-  const bare = zone < 0 ? address : address.slice(0, zone);
-  if (!bare.toLowerCase().includes('ffff:')) return /^[0:]+$/.test(bare) ? undefined : bare;
-  const dotted = MAPPED_DOTTED.exec(bare);
-  if (dotted && isIP(dotted[1]!) === 4) return plain(dotted[1]!);
-  const hex = MAPPED_HEX.exec(bare);
-  if (!hex) return bare;
-  const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-  return plain(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+  return zone < 0 ? address : address.slice(0, zone);
+}
+
+/** An IPv6 address's eight 16-bit groups, `::` filled and an IPv4 tail (`64:ff9b::192.0.2.1`) read as two. */
+function ipv6Groups(address: string): number[] {
+  const [head = '', tail] = address.replace(/%.*$/, '').split('::');
+  const read = (part: string) =>
+    part
+      ? part.split(':').flatMap((group) => {
+          if (!group.includes('.')) return [parseInt(group, 16)];
+          const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
+          return [a * 256 + b, c * 256 + d];
+        })
+      : [];
+  const before = read(head);
+  if (tail === undefined) return before;
+  const after = read(tail);
+  return [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
 }
 
 /** The key of clients whose address the host did not pass (a fetch handler without `clientAddress`). */
@@ -181,15 +174,7 @@ export function clientKey(c: Context<CompanionEnv>, trust: TrustProxy): string {
  */
 export function clientNetwork(address: string): string {
   if (isIP(address) !== 6) return address;
-  const [head = '', tail] = address.replace(/%.*$/, '').split('::');
-  const groups = head ? head.split(':') : [];
-  if (tail !== undefined) {
-    const tailGroups = tail ? tail.split(':') : [];
-    // An IPv4 tail (64:ff9b::192.0.2.1) fills two groups.
-    const tailWidth = tailGroups.reduce((width, group) => width + (group.includes('.') ? 2 : 1), 0);
-    groups.push(...Array<string>(8 - groups.length - tailWidth).fill('0'), ...tailGroups);
-  }
-  return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
+  return `${ipv6Groups(address).slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
 }
 
 /**
