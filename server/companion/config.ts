@@ -182,6 +182,8 @@ export interface CompanionOptions {
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = { perSession: 10, perClient: 30, wrongAdminTokens: 10, windowMs: 60_000 };
+/** The rate limits' window, in milliseconds: 60, seconds meant, made every limit one no client could reach. */
+export const RATE_WINDOW_MS = { min: 1_000, max: 3_600_000 } as const;
 
 export const DEFAULT_RECONCILIATION: ReconciliationTimings = {
   intervalMs: 15_000,
@@ -226,7 +228,11 @@ const Settings = z.object({
       perClient: PositiveInt,
       wrongAdminTokens: PositiveInt,
       // Milliseconds: 60 (seconds meant) made every limit one a few requests could never reach.
-      windowMs: z.number().int().min(1_000, { error: 'must be at least 1000 milliseconds (60000 is a minute)' }).max(3_600_000, { error: 'must be at most 3600000 milliseconds (an hour)' }),
+      windowMs: z
+        .number()
+        .int()
+        .min(RATE_WINDOW_MS.min, { error: `must be at least ${RATE_WINDOW_MS.min} milliseconds (60000 is a minute)` })
+        .max(RATE_WINDOW_MS.max, { error: `must be at most ${RATE_WINDOW_MS.max} milliseconds (an hour)` }),
       declinesPerClient: PositiveInt,
     })
     .partial()

@@ -54,6 +54,7 @@ import { Origin } from './origin-setting.js';
 import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payments/notify-url.js';
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, StrayVariable, UnreadVariable } from './environment.js';
 import { eitherOf } from './near-names.js';
+import { RATE_WINDOW_MS } from './config.js';
 import type { MillisecondsRule, RateLimits } from './config.js';
 import type { LogLevel } from './log/logger.js';
 
@@ -138,8 +139,8 @@ const RateLimitsSetting = z.string().transform((text, ctx) => {
           ? `${name} must be a whole number from 1, written ${name}=<number>`
           : name in limits
             ? `${name} is named twice`
-            : name === 'windowMs' && (Number(value) < 1_000 || Number(value) > 3_600_000)
-              ? 'windowMs is in milliseconds, from 1000 to 3600000 (60000 is a minute)'
+            : name === 'windowMs' && (Number(value) < RATE_WINDOW_MS.min || Number(value) > RATE_WINDOW_MS.max)
+              ? `windowMs is in milliseconds, from ${RATE_WINDOW_MS.min} to ${RATE_WINDOW_MS.max} (60000 is a minute)`
               : undefined;
     if (problem) ctx.addIssue({ code: 'custom', message: `${problem} (PAYFORM_RATE_LIMITS=perClient=60,declinesPerClient=40)` });
     else limits[name as RateLimitName] = Number(value);
