@@ -1,28 +1,23 @@
 /**
  * Instances on one ledger given different admin tokens: behind one address, the merchant API and
  * the back office answer 401 on every instance but the one whose token was sent, and each 401's
- * line blames the caller. So each instance records a scrypt hash of its token, salted with the
- * ledger's id, as it starts (never the token: a ledger's reader must not learn it), and says once
- * when the one recorded before was another token's. Expected, one instance after another, while
- * the token is changed; the line says so.
+ * line blames the caller. So each instance records, as it starts, the keyed hash its
+ * idempotency keys are already scoped by in the ledger (idempotencyScope: it names the token
+ * without holding it), and says once when the one recorded before was another token's. Expected,
+ * one instance after another, while the token is changed; the line says so.
  */
-import { scrypt } from 'node:crypto';
 import type { Ledger } from '../ledger/index.js';
+import { idempotencyScope } from './http/idempotency-keys.js';
 import type { Logger } from './log/logger.js';
-
-const SCHEME = 'scrypt1';
-
-const hashOf = (token: string, salt: string): Promise<Buffer> =>
-  new Promise((resolve, reject) => scrypt(token, `payform admin token|${salt}`, 32, (error, key) => (error ? reject(error) : resolve(key))));
 
 /**
  * Compares this instance's token with the one the instance started before it recorded, and
- * records its own. Off the start's path (scrypt runs on the thread pool): a failure here (the
- * ledger closing meanwhile) is only logged at debug.
+ * records its own. Off the start's path: a failure here (the ledger closing meanwhile) is only
+ * logged at debug.
  */
 export async function checkAdminTokenAcrossInstances(ledger: Ledger, adminToken: string, logger: Logger): Promise<void> {
   try {
-    const check = `${SCHEME}:${(await hashOf(adminToken, ledger.id)).toString('base64url')}`;
+    const check = idempotencyScope(adminToken);
     const before = await ledger.recordAdminTokenCheck(check);
     logger.debug('admin token compared with the other instances’', { same: before === undefined || before === check });
     if (before === undefined || before === check) return;

@@ -254,7 +254,7 @@ export interface Ledger {
   claimGateway(origin: string, replace?: boolean): Promise<string>;
   /** Commits a write that changes nothing the ledger answers: whether the database takes writes now (owner.ts). */
   probeWrite(): Promise<void>;
-  /** Records a salted hash of an instance's admin token; answers the one recorded before (owner.ts). */
+  /** Records a keyed hash of an instance's admin token; answers the one recorded before (owner.ts). */
   recordAdminTokenCheck(check: string): Promise<string | undefined>;
 
   close(): Promise<void>;

@@ -55,7 +55,7 @@ export async function readLedgerId(ctx: LedgerContext): Promise<string> {
 const ADMIN_TOKEN_CHECK = 'admin_token_check';
 
 /**
- * Records `check` (a salted hash of an instance's admin token, never the token) and answers the
+ * Records `check` (a keyed hash of an instance's admin token, never the token) and answers the
  * one recorded before it, if any: a companion starting on a shared ledger tells from it that
  * another instance was given another token. Left out of a copy (LEDGER_IDENTITY): it is the
  * instances' own.
