@@ -71,10 +71,12 @@ export class ProxyTrust {
     this.#private = this.entries.includes(PRIVATE_PROXIES);
     for (const text of this.entries) {
       if (text === PRIVATE_PROXIES) continue;
-      const network = parseNetwork(text);
-      if (!network) throw new TypeError(`trustProxy: ${JSON.stringify(text)} is neither "private" nor an address or network (203.0.113.0/24, 2001:db8::/32)`);
+      const problem = proxyEntryProblem(text);
+      if (problem) throw new TypeError(`trustProxy: ${problem}`);
+      const network = parseNetwork(text)!;
       if (network.family === 'ipv4') {
-        const mask = network.prefix === 0 ? 0 : (~0 << (32 - network.prefix)) >>> 0;
+        // A /8 at the widest (parseNetwork): the shift never reaches 32.
+        const mask = (~0 << (32 - network.prefix)) >>> 0;
         this.#ipv4.push([(ipv4Number(network.address) & mask) >>> 0, mask]);
       } else {
         this.#ipv6 ??= new BlockList();
