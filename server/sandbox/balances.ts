@@ -91,10 +91,10 @@ function onePerCurrency(ledgers: readonly Ledger[]): readonly Ledger[] {
 }
 
 /** Of a project's own ledgers, those receiving payments in a currency another listed before them does: they do not (onePerCurrency). */
-function idleReceivers(ledgers: readonly Ledger[] | undefined): string[] {
+function idleReceivers(ledgers: readonly Ledger[] | undefined): Ledger[] {
   if (!ledgers) return [];
   const settled = onePerCurrency(ledgers);
-  return ledgers.filter((ledger, at) => ledger.live && !settled[at]!.live).map((ledger) => `"${ledger.name}" (${ledger.currency})`);
+  return ledgers.filter((ledger, at) => ledger.live && !settled[at]!.live);
 }
 
 /**
@@ -105,26 +105,26 @@ function idleReceivers(ledgers: readonly Ledger[] | undefined): string[] {
  * with the sandbox's own).
  */
 export function ledgerProblems(project: Project): string[] {
-  const gaps = ledgerGaps(project);
-  const idle = [...idleReceivers(project.accounts), ...idleReceivers(project.terminals)];
+  const who = `project "${project.name}" (pos_id ${project.posId})`;
+  const named = (ledgers: readonly Ledger[]) => ledgers.map((ledger) => `"${ledger.name}" (${ledger.currency})`).join(', ');
   const foreign = [...(project.accounts ?? []), ...(project.terminals ?? [])].filter((ledger) => ledger.live && !project.currencies.includes(ledger.currency));
+  const idle = [...idleReceivers(project.accounts), ...idleReceivers(project.terminals)];
+  const gaps = ledgerGaps(project);
   return [
-    ...(gaps ? [gaps] : []),
+    ...(gaps ? [`${who} ${gaps}`] : []),
     ...(foreign.length > 0
-      ? [
-          `project "${project.name}" (pos_id ${project.posId}) lists ${foreign.map((ledger) => `"${ledger.name}" (${ledger.currency})`).join(', ')} in a currency it does not accept: ` +
-            'no payment moves them. Add the currency to the project\'s "currencies", or set "receives_payments": false on them to mean that',
-        ]
+      ? [`${who} lists ${named(foreign)} in a currency it does not accept: no payment moves them. Add the currency to the project's "currencies", or set "receives_payments": false on them to mean that`]
       : []),
     ...(idle.length > 0
       ? [
-          `project "${project.name}" (pos_id ${project.posId}) lists ${idle.join(', ')} to receive payments in a currency a ledger listed before already does: ` +
+          `${who} lists ${named(idle)} to receive payments in a currency a ledger listed before already does: ` +
             'a payment moves one account and one terminal, the first listed, and these keep their opening balance. Set "receives_payments": false on them to mean that',
         ]
       : []),
   ];
 }
 
+/** The accepted currencies a project's own accounts or terminals hold none of, said after the project's name; undefined when none. */
 function ledgerGaps(project: Project): string | undefined {
   const missing = (ledgers: readonly Ledger[] | undefined) => (ledgers ? project.currencies.filter((currency) => !ledgers.some((ledger) => ledger.currency === currency)) : []);
   const gaps = (
@@ -135,7 +135,7 @@ function ledgerGaps(project: Project): string | undefined {
   ).filter(([, currencies]) => currencies.length > 0);
   if (gaps.length === 0) return undefined;
   return (
-    `project "${project.name}" (pos_id ${project.posId}) lists its own ledgers with ${gaps.map(([kind, currencies]) => `no ${kind} in ${currencies.join(', ')}`).join(' and ')}, ` +
+    `lists its own ledgers with ${gaps.map(([kind, currencies]) => `no ${kind} in ${currencies.join(', ')}`).join(' and ')}, ` +
     'currencies it accepts: its payments in them move no balance there. Add one in each (with "receives_payments": false to mean that), ' +
     'or leave the currency out of the project\'s "currencies" (when not given: every currency the sandbox takes)'
   );
