@@ -372,22 +372,35 @@ describe('<pay-form> paying', () => {
     expect(form.hasAttribute('processing')).to.equal(false);
   });
 
-  it('finds the customer fields typed again when the customer comes back from a failed 3-D Secure, never the card', async () => {
-    const session = await createSession({ customer: {} });
+  const TYPED = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' };
+  const typedBack = (form: PayForm) => Object.fromEntries(Object.keys(TYPED).map((name) => [name, field(form, name as FieldName).value]));
+
+  /** A customer who typed their details on a session that asks for them, and paid with the challenge card: sent to the bank. */
+  async function challengedAfterTyping(session: string, setUp: (form: PayForm) => void = () => undefined) {
     const first = await mount(session);
-    const typed = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' };
-    for (const [name, value] of Object.entries(typed)) await type(field(first, name as FieldName), value);
+    setUp(first);
+    for (const [name, value] of Object.entries(TYPED)) await type(field(first, name as FieldName), value);
     const redirect = stay(first);
     await payWith(first, '4000000000003220');
-    const { detail } = await redirect;
+    return { first, url: (await redirect).detail.url };
+  }
+
+  /** Back on the merchant's page from a challenge that failed: a new form for the same session, payable again. */
+  async function backFromFailedChallenge(first: PayForm, session: string, url: string): Promise<PayForm> {
     first.remove();
-    const failure = decideChallenge(detail.url, 'failure');
-    // Back on the merchant's page, the attempt declined: a new form for the same session.
+    const failure = decideChallenge(url, 'failure');
     const form = await mountExisting(session);
     await failure;
     await waitUntil(() => form.phase === 'ready' && !!form.shadowRoot!.querySelector('#fname'), 'not payable again', { timeout: 5000 });
     await form.updateComplete;
-    expect(Object.fromEntries(Object.keys(typed).map((name) => [name, field(form, name as FieldName).value]))).to.deep.equal(typed);
+    return form;
+  }
+
+  it('finds the customer fields typed again when the customer comes back from a failed 3-D Secure, never the card', async () => {
+    const session = await createSession({ customer: {} });
+    const { first, url } = await challengedAfterTyping(session);
+    const form = await backFromFailedChallenge(first, session, url);
+    expect(typedBack(form)).to.deep.equal(TYPED);
     expect(field(form, 'number').value).to.equal('');
     expect(field(form, 'cvv').value).to.equal('');
     expect(sessionStorage.getItem(`payform:customer:${session}`), 'taken back once').to.equal(null);
@@ -395,27 +408,18 @@ describe('<pay-form> paying', () => {
 
   it('keeps the customer fields typed through "Continue with your bank", which the waiting form shows without them', async () => {
     const session = await createSession({ customer: {} });
-    const first = await mount(session);
-    first.pollInterval = 50;
-    first.pollTimeout = 300;
-    const typed = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' };
-    for (const [name, value] of Object.entries(typed)) await type(field(first, name as FieldName), value);
-    const redirect = stay(first);
-    await payWith(first, '4000000000003220');
-    const { detail } = await redirect;
+    const { first, url } = await challengedAfterTyping(session, (form) => {
+      form.pollInterval = 50;
+      form.pollTimeout = 300;
+    });
     // Back from the bank's page without finishing: the form waits, offering to go on, with no field to read.
     await waitUntil(() => first.shadowRoot!.querySelectorAll('.outcome button').length === 2, 'no offer to go on', { timeout: 3000 });
     expect(first.shadowRoot!.querySelector('#fname')).to.equal(null);
     const again = stay(first);
     first.shadowRoot!.querySelectorAll<HTMLButtonElement>('.outcome button')[1]!.click();
     await again;
-    first.remove();
-    const failure = decideChallenge(detail.url, 'failure');
-    const form = await mountExisting(session);
-    await failure;
-    await waitUntil(() => form.phase === 'ready' && !!form.shadowRoot!.querySelector('#fname'), 'not payable again', { timeout: 5000 });
-    await form.updateComplete;
-    expect(Object.fromEntries(Object.keys(typed).map((name) => [name, field(form, name as FieldName).value]))).to.deep.equal(typed);
+    const form = await backFromFailedChallenge(first, session, url);
+    expect(typedBack(form)).to.deep.equal(TYPED);
   });
 
   it('keeps what was typed when the page moves it (a modal, a portal), and is not made ready again', async () => {
