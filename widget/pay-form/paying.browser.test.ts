@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import type { FieldName, PayEventDetails } from '../events.js';
 import { advanceGatewayClock, closeSession, createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
-import { autofill, busy, button, card, errorText, field, focused, json, message, mount, part, press, record, stay, type, watchConsoleErrors, watchFetch } from '../test/harness.js';
+import { autofill, busy, button, card, errorText, field, focused, json, message, mount, OLENA, part, press, record, stay, type, watchConsoleErrors, watchFetch } from '../test/harness.js';
 
 /** Fills a test card and clicks Pay. */
 async function payWith(form: PayForm, number: string): Promise<void> {
@@ -372,14 +372,13 @@ describe('<pay-form> paying', () => {
     expect(form.hasAttribute('processing')).to.equal(false);
   });
 
-  const TYPED = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' };
-  const typedBack = (form: PayForm) => Object.fromEntries(Object.keys(TYPED).map((name) => [name, field(form, name as FieldName).value]));
+  const typedBack = (form: PayForm) => Object.fromEntries(Object.keys(OLENA).map((name) => [name, field(form, name as FieldName).value]));
 
   /** A customer who typed their details on a session that asks for them, and paid with the challenge card: sent to the bank. */
   async function challengedAfterTyping(session: string, setUp: (form: PayForm) => void = () => undefined) {
     const first = await mount(session);
     setUp(first);
-    for (const [name, value] of Object.entries(TYPED)) await type(field(first, name as FieldName), value);
+    for (const [name, value] of Object.entries(OLENA)) await type(field(first, name as FieldName), value);
     const redirect = stay(first);
     await payWith(first, '4000000000003220');
     return { first, url: (await redirect).detail.url };
@@ -400,7 +399,7 @@ describe('<pay-form> paying', () => {
     const session = await createSession({ customer: {} });
     const { first, url } = await challengedAfterTyping(session);
     const form = await backFromFailedChallenge(first, session, url);
-    expect(typedBack(form)).to.deep.equal(TYPED);
+    expect(typedBack(form)).to.deep.equal(OLENA);
     expect(field(form, 'number').value).to.equal('');
     expect(field(form, 'cvv').value).to.equal('');
     expect(sessionStorage.getItem(`payform:customer:${session}`), 'taken back once').to.equal(null);
@@ -419,7 +418,7 @@ describe('<pay-form> paying', () => {
     first.shadowRoot!.querySelectorAll<HTMLButtonElement>('.outcome button')[1]!.click();
     await again;
     const form = await backFromFailedChallenge(first, session, url);
-    expect(typedBack(form)).to.deep.equal(TYPED);
+    expect(typedBack(form)).to.deep.equal(OLENA);
   });
 
   it('keeps what was typed when the page moves it (a modal, a portal), and is not made ready again', async () => {

@@ -101,6 +101,24 @@ export function autofill(form: Element, values: Partial<Record<FieldName, string
   }
 }
 
+/** The customer whose details the tests of a session that asks for them type. */
+export const OLENA = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' } satisfies Partial<Record<FieldName, string>>;
+
+/**
+ * Presses Pay twice on a form whose paying needs a chunk the page does not serve: each press is
+ * `misconfigured` with the general message (English's own are on demand too), its details given
+ * to `check` before the next press.
+ */
+export async function pressedMisconfigured(form: Element, check: (detail: PayEventDetails['pay-error']) => void): Promise<void> {
+  for (const press of [1, 2]) {
+    const failed = oneEvent(form, 'pay-error');
+    button(form).click();
+    const { detail } = (await failed) as CustomEvent<PayEventDetails['pay-error']>;
+    expect([detail.code, detail.message], `press ${press}`).to.deep.equal(['misconfigured', 'Something went wrong. Please try again in a moment.']);
+    check(detail);
+  }
+}
+
 /** A valid card the sandbox treats by its number (see design.md's test cards). */
 export const card = (number: string): Partial<Record<FieldName, string>> => ({
   number,
