@@ -12,21 +12,23 @@ import type { Logger } from './log/logger.js';
 
 /**
  * Compares this instance's token with the one the instance started before it recorded, and
- * records its own. Off the start's path: a failure here (the ledger closing meanwhile) is only
- * logged at debug.
+ * records its own: one read and at most one write at start, beside the ledger's other checks. A
+ * ledger that fails them is only logged at debug: the start goes on, and says what else fails.
  */
 export async function checkAdminTokenAcrossInstances(ledger: Ledger, adminToken: string, logger: Logger): Promise<void> {
+  const check = idempotencyScope(adminToken);
+  let before: string | undefined;
   try {
-    const check = idempotencyScope(adminToken);
-    const before = await ledger.recordAdminTokenCheck(check);
-    logger.debug('admin token compared with the other instances’', { same: before === undefined || before === check });
-    if (before === undefined || before === check) return;
+    before = await ledger.recordAdminTokenCheck(check);
+  } catch (error) {
+    logger.debug('the admin token could not be compared with the other instances’', { err: error });
+    return;
+  }
+  if (before !== undefined && before !== check) {
     logger.warn(
       'PAYFORM_ADMIN_TOKEN is not the one the companion that last started on this ledger was given: instances sharing the ledger behind one address ' +
         'answer the merchant API and the back office 401 wherever the token sent is not theirs. Give every instance the same PAYFORM_ADMIN_TOKEN ' +
         '(while you change it one instance after another, this is said at each start and means no harm)',
     );
-  } catch (error) {
-    logger.debug('the admin token could not be compared with the other instances’', { err: error });
   }
 }

@@ -283,10 +283,8 @@ describe('startCompanion', () => {
       const companion = await startCompanion(loopbackSettings({ PAYFORM_DATABASE_URL: file, PAYFORM_ADMIN_TOKEN: token }), {
         gatewayBaseUrl: sandbox.url,
         sandboxOrigin: sandbox.url,
-        logger: createLogger({ sink: memory.sink, level: 'debug' }),
+        logger: createLogger({ sink: memory.sink }),
       });
-      // Compared off the start's path.
-      await eventually(async () => expect(memory.lines.some((line) => line.includes('admin token compared'))).toBe(true));
       await companion.close();
       return memory.lines.filter((line) => line.includes('PAYFORM_ADMIN_TOKEN is not the one'));
     };

@@ -333,7 +333,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   await checkLedgerOwner(ledger, settings, logger);
   await checkLedgerGateway(ledger, settings, baseUrl, logger);
   // A made-up token is warned of already where instances share a ledger (PostgreSQL).
-  if (!settings.adminTokenGenerated) void checkAdminTokenAcrossInstances(ledger, settings.adminToken, logger);
+  if (!settings.adminTokenGenerated) await checkAdminTokenAcrossInstances(ledger, settings.adminToken, logger);
   const sandboxOrigin = settings.sandboxOrigin ?? options.sandboxOrigin ?? localGatewayOrigin(baseUrl, settings.production, logger);
   warnOfAnotherSandbox(baseUrl, sandboxOrigin, logger);
   if (!settings.testMode && sandboxOrigin?.startsWith('http:')) {
