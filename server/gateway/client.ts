@@ -6,6 +6,7 @@
  *   const payment = await gateway.payments.create({ mode: 'direct', method: 'purchase', amount: 1010, … });
  *   if (payment.status === 'failure') …           // a decline is a result, not an exception
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { Balances } from './resources/balances.js';
 import type { GatewayContext } from './resources/context.js';
@@ -86,6 +87,7 @@ export class GatewayClient {
   /** How long one attempt of a call may take (ms): what a caller waiting on the gateway must allow for. */
   readonly timeoutMs: number;
   readonly #transport: Transport;
+  readonly #apiSecretDigest: Buffer;
 
   constructor(config: GatewayClientConfig) {
     const checked = parseWire(Config, config);
@@ -94,6 +96,7 @@ export class GatewayClient {
     this.baseUrl = config.baseUrl;
     this.posId = config.posId;
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#apiSecretDigest = digest(config.apiSecret);
     this.#transport = new Transport({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
@@ -125,9 +128,20 @@ export class GatewayClient {
     return this.#transport.observe(observer);
   }
 
+  /**
+   * Whether `secret` is the API secret this client calls the gateway with. The gateway signs its
+   * webhooks with that same secret, so a receiver given its own copy can be checked against the
+   * client's. Compared in constant time; the secret itself is never exposed.
+   */
+  usesApiSecret(secret: string): boolean {
+    return typeof secret === 'string' && timingSafeEqual(digest(secret), this.#apiSecretDigest);
+  }
+
   /** GET /health: true when the gateway answers `OK`. Errors as for any read. */
   async health(options: RequestOptions = {}): Promise<boolean> {
     const reply = await this.#transport.send({ route: routes.health, ...options });
     return reply.status === 200 && new TextDecoder().decode(reply.body).trim() === 'OK';
   }
 }
+
+const digest = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();

@@ -458,6 +458,14 @@ describe('client config', () => {
     expect(() => double.client({ apiSecret: 'read-from-a-file\n' })).toThrow(/^Invalid gateway client config: apiSecret: must not begin or end with whitespace$/);
   });
 
+  it('tells whether a secret is the one it calls with, never showing its own', () => {
+    const client = double.client({ apiSecret: 'the-project-secret' });
+    expect(client.usesApiSecret('the-project-secret')).toBe(true);
+    expect(client.usesApiSecret('the-project-secret ')).toBe(false);
+    expect(client.usesApiSecret('')).toBe(false);
+    expect(JSON.stringify(client)).not.toContain('the-project-secret');
+  });
+
   it('refuses a timeout no timer keeps (beyond 2^31 − 1 ms it would fire at once), naming it', () => {
     expect(() => double.client({ timeoutMs: 3_000_000_000 })).toThrow(/^Invalid gateway client config: timeoutMs: /);
     expect(() => double.client({ retry: { maxDelayMs: 3_000_000_000 } })).toThrow(/^Invalid gateway client config: retry\.maxDelayMs: /);
