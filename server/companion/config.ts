@@ -372,6 +372,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
   if (config.gatewayApiSecretPrevious === config.gatewayApiSecret) {
     throw new TypeError('Invalid companion config: gatewayApiSecretPrevious (PAYFORM_GATEWAY_API_SECRET_PREVIOUS) is gatewayApiSecret itself: give it the secret before the rotation, or leave it out');
   }
+  checkWebhookSecret(config);
   const reconciliation = { ...DEFAULT_RECONCILIATION, ...config.reconciliation };
   checkNeverSentWindow(reconciliation, config.gateway.timeoutMs);
   checkTokenizer(config);
@@ -400,6 +401,20 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     widgetDir: config.widgetDir ?? DEFAULT_WIDGET_DIR,
     backOffice: config.backOffice && resolveBackOffice(config.backOffice),
   };
+}
+
+/**
+ * The gateway signs its webhooks with the API secret the client calls it with: given another
+ * gatewayApiSecret, the companion would refuse every webhook as forged, and learn outcomes only
+ * by reading them back.
+ */
+function checkWebhookSecret({ gateway, gatewayApiSecret }: CompanionConfig): void {
+  // A stand-in for the client, or one of an older @payform/gateway, cannot be asked.
+  if (typeof gateway.usesApiSecret !== 'function' || gateway.usesApiSecret(gatewayApiSecret)) return;
+  throw new TypeError(
+    'Invalid companion config: gatewayApiSecret (PAYFORM_GATEWAY_API_SECRET) is not the apiSecret the gateway client calls with, ' +
+      'and the gateway signs its webhooks with that one: every webhook would be refused as forged; give both the project’s API secret',
+  );
 }
 
 /**

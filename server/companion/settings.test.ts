@@ -547,7 +547,7 @@ describe('createCompanion config', () => {
   it('refuses wrong settings naming them, without the token', async () => {
     const ledger = await openLedger(':memory:');
     const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
-    const base = { ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
+    const base = { ledger, gateway, gatewayApiSecret: TEST_PROJECT_DEFAULTS.apiSecret, publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
     expect(() => createCompanion({ ...base, adminToken: 'tiny-token' })).toThrow(/adminToken: must be at least 16 characters/);
     expect(() => createCompanion({ ...base, publicUrl: 'localhost' })).toThrow(/publicUrl/);
     // Nothing stands in for the token or the public URL of an app made by hand either.
@@ -570,10 +570,27 @@ describe('createCompanion config', () => {
     await ledger.close();
   });
 
+  it('refuses a webhook secret other than the one the gateway client calls with, which signs every webhook', async () => {
+    const ledger = await openLedger(':memory:');
+    const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
+    const base = { ledger, gateway, publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
+    // Taken, it refused every webhook with a 401, and each payment waited on its read-back.
+    expect(() => createCompanion({ ...base, gatewayApiSecret: 'a-secret-of-another-project' })).toThrow(
+      new TypeError(
+        'Invalid companion config: gatewayApiSecret (PAYFORM_GATEWAY_API_SECRET) is not the apiSecret the gateway client calls with, ' +
+          'and the gateway signs its webhooks with that one: every webhook would be refused as forged; give both the project’s API secret',
+      ),
+    );
+    // The new secret with the one before it: as a rotation sets them.
+    const rotated = createCompanion({ ...base, gatewayApiSecret: TEST_PROJECT_DEFAULTS.apiSecret, gatewayApiSecretPrevious: 'the-secret-before-rotation' });
+    await rotated.companion.stop();
+    await ledger.close();
+  });
+
   it('refuses a trustProxy list holding what is no address or network, and a rate window in seconds', async () => {
     const ledger = await openLedger(':memory:');
     const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
-    const base = { ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
+    const base = { ledger, gateway, gatewayApiSecret: TEST_PROJECT_DEFAULTS.apiSecret, publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
     expect(() => createCompanion({ ...base, trustProxy: ['203.0.113.0/24', 'cdn.example'] })).toThrow(
       'Invalid companion config: trustProxy[1]: is neither private nor an IP address or network (203.0.113.0/24, 2001:db8::/32)',
     );
@@ -587,7 +604,7 @@ describe('createCompanion config', () => {
   it('refuses a hook or a clock that is not a function, naming it and what it must be', async () => {
     const ledger = await openLedger(':memory:');
     const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
-    const base = { ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
+    const base = { ledger, gateway, gatewayApiSecret: TEST_PROJECT_DEFAULTS.apiSecret, publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
     // Taken, a hook given as its name failed at every payment ("hook is not a function").
     expect(() => createCompanion({ ...base, onPaymentEvent: 'fulfil' } as never)).toThrow(new TypeError('Invalid companion config: onPaymentEvent: must be a function, not a string'));
     expect(() => createCompanion({ ...base, onPaymentEvent: { fulfil: () => undefined }, clock: 1_700_000_000_000 } as never)).toThrow(
@@ -618,7 +635,7 @@ describe('createCompanion config', () => {
 
   it('names the ledger when the gateway client is right and the ledger left out, or no ledger', () => {
     const gateway = new GatewayClient({ baseUrl: 'https://api.gateway.example', ...TEST_PROJECT_DEFAULTS });
-    const settings = { gateway, gatewayApiSecret: 'secret', publicUrl: 'https://shop.example', adminToken: 'a-long-enough-admin-token' };
+    const settings = { gateway, gatewayApiSecret: TEST_PROJECT_DEFAULTS.apiSecret, publicUrl: 'https://shop.example', adminToken: 'a-long-enough-admin-token' };
     const ledger = 'ledger: required, the ledger it records payments in (await openLedger(url), from @payform/companion)';
     // It failed with "Cannot read properties of undefined (reading 'id')", and an object of other
     // methods only at the first payment.

@@ -967,7 +967,7 @@ describe('startCompanion', () => {
     const ledger = await openLedger(':memory:');
     const gateway = new GatewayClient({ baseUrl: sandbox.url, ...settings.credentials, timeoutMs: 400 });
     const companion = (neverSentSpacingMs: number) =>
-      createCompanion({ ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'https://shop.example', adminToken: settings.adminToken, reconciliation: { neverSentReads: 3, neverSentSpacingMs } });
+      createCompanion({ ledger, gateway, gatewayApiSecret: settings.credentials.apiSecret, publicUrl: 'https://shop.example', adminToken: settings.adminToken, reconciliation: { neverSentReads: 3, neverSentSpacingMs } });
     expect(() => companion(399)).toThrow(/reconciliation\.neverSentReads \(3\) and reconciliation\.neverSentSpacingMs \(399\).* \(2 × 400 ms\)/);
     await companion(400).companion.stop();
     await ledger.close();

@@ -13,7 +13,7 @@ const ownPaths = /must not be one of the companion's own paths \(\/api, \/checko
 async function companionOn(extra: Record<string, unknown> = {}) {
   const ledger = await openLedger(':memory:');
   const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
-  const base = { ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
+  const base = { ledger, gateway, gatewayApiSecret: TEST_PROJECT_DEFAULTS.apiSecret, publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
   return { ledger, make: () => createCompanion({ ...base, ...extra }) };
 }
 
