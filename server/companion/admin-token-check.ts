@@ -12,8 +12,9 @@ import type { Logger } from './log/logger.js';
 
 /**
  * Compares this instance's token with the one the instance started before it recorded, and
- * records its own: one read and at most one write at start, beside the ledger's other checks. A
- * ledger that fails them is only logged at debug: the start goes on, and says what else fails.
+ * records its own, at start beside the ledger's other checks: one insert, and a read and at most
+ * one write more once one is recorded. A ledger that fails them is only logged at debug: the
+ * start goes on, and says what else fails.
  */
 export async function checkAdminTokenAcrossInstances(ledger: Ledger, adminToken: string, logger: Logger): Promise<void> {
   const check = idempotencyScope(adminToken);

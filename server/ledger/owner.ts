@@ -61,11 +61,18 @@ const ADMIN_TOKEN_CHECK = 'admin_token_check';
  * instances' own.
  */
 export async function recordAdminTokenCheck(ctx: LedgerContext, check: string): Promise<string | undefined> {
-  const before = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', ADMIN_TOKEN_CHECK).executeTakeFirst();
-  if (before?.value !== check) {
-    await ctx.db.insertInto('ledger_settings').values({ key: ADMIN_TOKEN_CHECK, value: check }).onConflict((oc) => oc.column('key').doUpdateSet({ value: check })).execute();
-  }
-  return before?.value;
+  // The first record is an insert that only one instance wins: two first starting together
+  // would each read none before either wrote, and neither be told of the other.
+  const first = await ctx.db
+    .insertInto('ledger_settings')
+    .values({ key: ADMIN_TOKEN_CHECK, value: check })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .returning('value')
+    .executeTakeFirst();
+  if (first) return undefined;
+  const before = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', ADMIN_TOKEN_CHECK).executeTakeFirstOrThrow();
+  if (before.value !== check) await ctx.db.updateTable('ledger_settings').set({ value: check }).where('key', '=', ADMIN_TOKEN_CHECK).execute();
+  return before.value;
 }
 
 const WRITE_PROBE = 'write_probe';

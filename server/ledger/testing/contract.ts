@@ -100,6 +100,14 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.recordAdminTokenCheck('check-first')).toBe('check-second');
       });
 
+      it('tells one of two instances first starting together with different admin tokens', async () => {
+        // Each read before either wrote: both were told nothing.
+        const other = await store.reopen!();
+        const [a, b] = await Promise.all([ledger.recordAdminTokenCheck('check-a'), other.recordAdminTokenCheck('check-b')]);
+        expect([a, b].filter((before) => before !== undefined)).toHaveLength(1);
+        expect(a ?? b).toBe(a === undefined ? 'check-a' : 'check-b');
+      });
+
       it('takes a write probe as often as asked, leaving the point of sale it holds as it was', async () => {
         // What an outage of the disk is probed with (ledger-outage.ts): a commit, nothing a caller reads.
         await ledger.probeWrite();
