@@ -29,7 +29,9 @@ export function challengeRoutes(): Hono<CompanionEnv> {
     const { confirm } = pageWords(language);
     return sendPage(c, language, {
       heading: confirm.heading,
-      text: `${session.description}: ${amount}. ${confirm.text}`,
+      // Isolated (FSI … PDI): a direction override in the merchant's text ends with it, and
+      // cannot turn the amount after it around.
+      text: `\u2068${session.description}\u2069: ${amount}. ${confirm.text}`,
       link: { href: waiting, label: confirm.link },
     });
   }));
