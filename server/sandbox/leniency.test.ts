@@ -95,7 +95,7 @@ describe('a tolerant project (the default) reads requests as the live gateway do
       const sandbox = testSandbox({ projects: [{ strict }] });
       const purchase = await paidOrder(sandbox, 'purchase');
       const base = `/api/v1/pos/${sandbox.project.posId}/orders/${purchase}`;
-      for (const path of [`${base}/report/receipt?format=html&_=1709373600`, `${base}/purchase?lang=en`, `${base}/purchase?callback=true&lang=en`]) {
+      for (const path of [`${base}?lang=en`, `${base}/report/receipt?format=html&_=1709373600`, `${base}/purchase?lang=en`, `${base}/purchase?callback=true&lang=en`]) {
         expect((await sandbox.get(path)).status, `${path} strict=${strict}`).toBe(strict ? 400 : 200);
       }
     }

@@ -147,6 +147,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
 
   api.get(routes.order.path, authenticate(gateway, routes.order), (c) => {
     const params = parseInput(OrderParams, c.req.param());
+    readRequest(c, NoQuery, readQuery(c));
     const order = orderOf(gateway, ownProject(c.get('project'), params.pos_id).posId, params.order_id);
     return c.json(orderState(order));
   });
