@@ -299,6 +299,8 @@ describe('bad input never reaches the state', () => {
     expect(await post({ 'X-API-AUTH': `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}` })).toBe(`Invalid credentials: X-API-AUTH must start with "CPAY ", not "Basic", as ${shape}`);
     expect(await post({ 'X-API-AUTH': `cpay ${apiKey}:${apiSecret}` })).toBe(`Invalid credentials: X-API-AUTH must start with "CPAY ", not "cpay" (in capitals), as ${shape}`);
     expect(await post({ 'X-API-AUTH': `${apiKey}:${apiSecret}` })).toBe(`Invalid credentials: X-API-AUTH has no scheme: it must start with "CPAY ", as ${shape}`);
+    // The scheme alone: "no scheme" said that of a header that named one.
+    expect(await post({ 'X-API-AUTH': 'CPAY ' })).toBe(`Invalid credentials: X-API-AUTH has no credentials after "CPAY": send ${shape}`);
     expect(await post({ 'X-API-AUTH': `CPAY ${apiKey} ${apiSecret}` })).toBe('Invalid credentials: X-API-AUTH must be "CPAY <API key>:<API secret>": the key, a colon and the secret, with no other spaces');
     expect(await post({ 'X-API-AUTH': `CPAY unknown-key:${apiSecret}` })).toBe('Invalid credentials: the API key "unknown-key" is no project\'s (GET /_sandbox lists the projects)');
     // A long key is cut after its card number is masked, so no part of one is left to read.
@@ -312,8 +314,8 @@ describe('bad input never reaches the state', () => {
     const foreign = await sandbox.post(routes.createPayment.path, directPayment(sandbox.project, { pos_id: other }));
     expect((await expectError(foreign, 401)).message).toBe(`Invalid pos_id for these credentials: they are project "payform test shop"'s, whose pos_id is ${posId}`);
 
-    expect(lines).toHaveLength(13);
-    expect(lines[12]).toBe(`401 on POST /api/v1/payment: Invalid pos_id for these credentials: they are project "payform test shop"'s, whose pos_id is ${posId} (said once)`);
+    expect(lines).toHaveLength(14);
+    expect(lines[13]).toBe(`401 on POST /api/v1/payment: Invalid pos_id for these credentials: they are project "payform test shop"'s, whose pos_id is ${posId} (said once)`);
     expect(lines[0]).toBe(`401 on POST /api/v1/payment: Invalid credentials: no X-API-AUTH header: send ${shape} (said once)`);
     for (const line of lines) expect(line).not.toContain(apiSecret);
     for (const line of lines) expect(line).not.toMatch(/4111/);

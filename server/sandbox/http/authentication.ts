@@ -76,8 +76,10 @@ function credentialsProblem(
   }
   if (header.trim() === '') return `${AUTH_HEADER} is empty: send ${SHAPE}`;
   if (!credentials) {
-    const scheme = /^(\S+)\s/.exec(header)?.[1];
+    // A value of the scheme alone ("CPAY ", its space trimmed away as headers are) names one.
+    const scheme = /^(\S+)(\s|$)/.exec(header)?.[1];
     if (scheme === undefined || scheme.includes(':')) return `${AUTH_HEADER} has no scheme: it must start with "CPAY ", as ${SHAPE}`;
+    if (scheme === 'CPAY' && header.trim() === scheme) return `${AUTH_HEADER} has no credentials after "CPAY": send ${SHAPE}`;
     if (scheme !== 'CPAY') {
       const named = /^[A-Za-z][A-Za-z-]{0,19}$/.test(scheme) ? `, not "${scheme}"` : '';
       return `${AUTH_HEADER} must start with "CPAY "${named}${scheme.toUpperCase() === 'CPAY' ? ' (in capitals)' : ''}, as ${SHAPE}`;
