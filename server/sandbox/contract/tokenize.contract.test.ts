@@ -91,6 +91,11 @@ describe('refusals have the documented shape { id, errorMessage, hint? }', () =>
     expect(badSign).toMatchObject({ status: 401, body: { id: 'invalid_signature', errorMessage: expect.any(String), hint: expect.any(String) } });
     const tampered = await refusal(await post(body, { 'X-Sign': await signTokenizeBody(TEST_WIDGET_KEY, { ...body, card_cvv: '999' }) }));
     expect(tampered.body.id).toBe('invalid_signature');
+    // Left out, or not a signature at all: said as such, not as one that does not match.
+    const unsigned = await fetch(sandbox.url + TOKENIZE_PATH, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Widget-Id': TEST_WIDGET_KEY }, body: JSON.stringify(body) });
+    expect((await refusal(unsigned)).body.errorMessage).toBe('X-Sign is missing: every request is signed with the widget key');
+    expect((await refusal(await post(body, { 'X-Sign': 'not-hex' }))).body.errorMessage).toBe('X-Sign must be 64 hex digits (an HMAC-SHA256)');
+    expect(badSign.body.errorMessage).toBe('X-Sign does not match the request');
     expect((await refusal(await post(body, { 'X-Widget-Id': 'someone-else' }))).body.id).toBe('unknown_widget');
     const luhn = await refusal(await post(tokenizeBody(card('4242424242424241'))));
     expect(luhn).toEqual({ status: 422, body: { id: 'invalid_card_number', errorMessage: 'card_number fails the Luhn check' } });
@@ -100,6 +105,9 @@ describe('refusals have the documented shape { id, errorMessage, hint? }', () =>
   it('names the field that is wrong, never echoing card data', async () => {
     const answer = await refusal(await post({ ...tokenizeBody(card()), card_exp_month: 13 }));
     expect(answer).toMatchObject({ status: 400, body: { id: 'invalid_request', errorMessage: expect.stringContaining('card_exp_month') } });
+    // A card number left out is the request's fault, as any field's; only one sent is the card's (422).
+    const { card_number: _left, ...noNumber } = tokenizeBody(card());
+    expect(await refusal(await post(noNumber as TokenizeBody))).toEqual({ status: 400, body: { id: 'invalid_request', errorMessage: 'card_number: is required' } });
     const cvv = await refusal(await post(tokenizeBody(card('378282246310005', '123'))));
     expect(cvv).toMatchObject({ status: 422, body: { id: 'invalid_cvv' } });
     const nested = await fetch(sandbox.url + TOKENIZE_PATH, { method: 'POST', headers: { 'X-Widget-Id': TEST_WIDGET_KEY }, body: '{"card_number":{"x":1}}' });

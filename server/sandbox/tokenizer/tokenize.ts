@@ -63,15 +63,15 @@ export async function tokenize(gateway: SimulatedGateway, request: { text: strin
   const body = readBody(request.text);
   const project = request.widgetId === undefined ? undefined : gateway.projectByWidgetKey(request.widgetId);
   if (!project) throw new TokenizeRefusal(401, 'unknown_widget', 'X-Widget-Id names no widget', 'Send the project’s widget key as X-Widget-Id');
-  if (!(await signedBy(project.widgetKey, body, request.sign))) {
-    throw new TokenizeRefusal(401, 'invalid_signature', 'X-Sign does not match the request', 'X-Sign is hex(HMAC-SHA256(widget key, the values concatenated in the order of their sorted keys))');
-  }
+  const signature = await signatureProblem(project.widgetKey, body, request.sign);
+  if (signature) throw new TokenizeRefusal(401, 'invalid_signature', signature, 'X-Sign is hex(HMAC-SHA256(widget key, the values concatenated in the order of their sorted keys))');
   if (request.origin !== undefined && !originAllowed(project, request.origin)) {
     throw new TokenizeRefusal(403, 'origin_not_allowed', `Pages of ${request.origin} may not tokenize cards for this project`, 'Add the origin to the project’s widget origins');
   }
   const parsed = parseWire(TokenizeRequest, body);
   if (!parsed.success) {
-    const luhn = parsed.issues.find((issue) => issue.field === 'card_number');
+    // A number sent that is no card's is the card's refusal; one left out is the request's.
+    const luhn = body.card_number === undefined ? undefined : parsed.issues.find((issue) => issue.field === 'card_number');
     if (luhn) throw new TokenizeRefusal(422, 'invalid_card_number', `card_number ${luhn.reason}`);
     throw new TokenizeRefusal(400, 'invalid_request', describeIssues(parsed.issues));
   }
@@ -108,8 +108,10 @@ function readBody(text: string): TokenizeBody {
   return body as TokenizeBody;
 }
 
-async function signedBy(widgetKey: string, body: TokenizeBody, sign: string | undefined): Promise<boolean> {
-  if (sign === undefined || !/^[\da-f]{64}$/i.test(sign)) return false;
+/** Why X-Sign does not sign the body, if it does not. */
+async function signatureProblem(widgetKey: string, body: TokenizeBody, sign: string | undefined): Promise<string | undefined> {
+  if (sign === undefined) return 'X-Sign is missing: every request is signed with the widget key';
+  if (!/^[\da-f]{64}$/i.test(sign)) return 'X-Sign must be 64 hex digits (an HMAC-SHA256)';
   const expected = Buffer.from(await signTokenizeBody(widgetKey, body), 'hex');
-  return timingSafeEqual(expected, Buffer.from(sign, 'hex'));
+  return timingSafeEqual(expected, Buffer.from(sign, 'hex')) ? undefined : 'X-Sign does not match the request';
 }
