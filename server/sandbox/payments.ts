@@ -9,8 +9,8 @@
  *                              ├─ cancel ─────────► failure 6007
  *                              └─ order_timeout ──► failure 4149
  *
- * Every status a payment enters after creation is reported by webhook; `init` is not (it is the
- * create answer itself). Each webhook names its `cause`, the recorded request that set the change
+ * Every status a payment enters is reported by webhook, the one a direct create answers too;
+ * `init` is not (it is the hosted create's answer itself). Each webhook names its `cause`, the recorded request that set the change
  * going (inspector/request-log.ts): a task scheduled for later (the slow card's success, an
  * order_timeout, an unanswered challenge) captures it, so its webhook names that request rather
  * than whichever one finds the task due.
