@@ -35,6 +35,18 @@ describe('bad input never reaches the state', () => {
     expect(body).toEqual({ message: 'Invalid request: the body is not valid JSON', args: [{ field_name: '', violation: 'the body is not valid JSON' }] });
   });
 
+  it('a key given twice → 400 naming it, in every mode: the amount charged was the last one written', async () => {
+    const json = JSON.stringify(directPayment(sandbox.project)).replace('"amount":', '"amount":99999,"amount":');
+    const reason = 'is given more than once in its object: JSON readers keep one of them, not all the same one; send it once';
+    expect((await expectError(await sandbox.post('/api/v1/payment', json), 400)).args).toEqual([{ field_name: 'amount', violation: reason }]);
+    // A key that may be card data is named as `*`, never echoed.
+    const keyed = JSON.stringify(directPayment(sandbox.project)).replace('{', '{"4242424242424242":1,"4242424242424242":2,');
+    const answer = await expectError(await sandbox.post('/api/v1/payment', keyed), 400);
+    expect(answer.args).toEqual([{ field_name: '*', violation: reason }]);
+    expect(JSON.stringify(answer)).not.toContain('4242');
+    expect(await orderCount()).toBe(0);
+  });
+
   it('a body that is not UTF-8 → 400, not kept with its letters replaced; U+FFFD sent as UTF-8 is text', async () => {
     const json = JSON.stringify(directPayment(sandbox.project, { description: 'Café crème' }));
     const latin1 = await sandbox.call('POST', '/api/v1/payment', { body: Buffer.from(json, 'latin1'), headers: { 'Content-Type': 'application/json; charset=iso-8859-1' } });

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { describeIssues, fieldPath, headerCredential, parseWire, walkJsonText, Currency, Uuid, requiredText } from '@payform/gateway/wire';
+import { describeIssues, headerCredential, parseWire, repeatedKeys, Currency, Uuid, requiredText } from '@payform/gateway/wire';
 import type { FieldIssue } from '@payform/gateway/wire';
 import type { Ledger } from './balances.js';
 import type { Project } from './config.js';
@@ -125,7 +125,7 @@ export async function readProjectsFile(path: string): Promise<Partial<Project>[]
   } catch (error) {
     throw new ProjectsFileError(path, [{ field: '', reason: `is not JSON: ${(error as Error).message}` }]);
   }
-  const duplicates = duplicateKeys(text).map((field) => ({ field, reason: 'appears twice in its object, and JSON keeps only the last: remove one' }));
+  const duplicates = repeatedKeys(text).map((field) => ({ field, reason: 'appears twice in its object, and JSON keeps only the last: remove one' }));
   return projectsOf(json, path, duplicates);
 }
 
@@ -139,20 +139,6 @@ function projectsOf(json: unknown, source: string, issues: readonly FieldIssue[]
   const parsed = parseWire(ProjectsFile, json);
   if (!parsed.success || issues.length > 0) throw new ProjectsFileError(source, [...issues, ...(parsed.success ? [] : parsed.issues)]);
   return parsed.data.projects.map(toProject);
-}
-
-/**
- * The keys written twice in one object, as paths (`projects[1].api_key`, written by fieldPath, so
- * a key that could hold a card number is not echoed): JSON.parse keeps the last without a word.
- */
-function duplicateKeys(text: string): string[] {
-  const found: string[] = [];
-  walkJsonText(text, {
-    key(_key, again, path) {
-      if (again) found.push(fieldPath(path()));
-    },
-  });
-  return found;
 }
 
 function toProject(entry: z.output<typeof ProjectEntry>): Partial<Project> {

@@ -3,6 +3,7 @@
  * object names twice. Not a parser: it runs over text `JSON.parse` has already taken, and
  * follows only strings, brackets, commas, colons and number literals.
  */
+import { fieldPath } from './issues.js';
 
 export type JsonPath = readonly (string | number)[];
 
@@ -72,4 +73,19 @@ function stringEnd(json: string, start: number): number {
   let at = start + 1;
   while (json[at] !== '"') at += json[at] === '\\' ? 2 : 1;
   return at + 1;
+}
+
+/**
+ * The keys `json` names twice in one object, as paths (`fieldPath`: a key that could hold card
+ * data shows as `*`). JSON.parse keeps the last without a word, where another reader of the same
+ * text may keep the first.
+ */
+export function repeatedKeys(json: string): string[] {
+  const found: string[] = [];
+  walkJsonText(json, {
+    key(_key, again, path) {
+      if (again) found.push(fieldPath(path()));
+    },
+  });
+  return found;
 }

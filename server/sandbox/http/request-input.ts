@@ -9,7 +9,7 @@
  */
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import { overPreciseAmounts, parseWire } from '@payform/gateway/wire';
+import { overPreciseAmounts, parseWire, repeatedKeys } from '@payform/gateway/wire';
 import type { WireParse } from '@payform/gateway/wire';
 import { Refusal } from '../state/refusal.js';
 import type { SandboxEnv } from './env.js';
@@ -30,6 +30,8 @@ function isUtf8(bytes: Uint8Array): boolean {
     return false;
   }
 }
+
+const REPEATED = 'is given more than once in its object: JSON readers keep one of them, not all the same one; send it once';
 
 /** The JSON body; `optional` lets an empty body through as `{}` (control-plane commands). */
 export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?: boolean } = {}): Promise<unknown> {
@@ -56,6 +58,10 @@ export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?:
   } catch {
     throw Refusal.invalidField('', 'the body is not valid JSON');
   }
+  // Which of a key given twice the live gateway keeps is nowhere written, and an amount given
+  // twice would move one of them: refused in every mode, as a money-moving tolerance is.
+  const repeated = repeatedKeys(text);
+  if (repeated.length > 0) throw Refusal.invalid(repeated.map((field) => ({ field, reason: REPEATED })));
   c.set('jsonBody', body);
   c.set('overPrecise', overPreciseAmounts(text));
   return body;
