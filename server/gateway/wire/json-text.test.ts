@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkJsonText } from './json-text.js';
+import { repeatedKeys, walkJsonText } from './json-text.js';
 
 /** Every key and number the walk meets, with its path and, for a key, whether it came again. */
 function walked(json: string): string[] {
@@ -32,5 +32,15 @@ describe('walkJsonText', () => {
 
   it('reads strings whole: quotes, brackets, commas and digits inside them are text', () => {
     expect(walked('{"k\\"ey": "a, [b]: {1}", "n": "12.345"}')).toEqual(['key k"ey at k"ey', 'key n at n']);
+    // A string may end in an escaped backslash: the quote after it closes the string.
+    expect(walked('{"a\\\\": "x\\\\", "b": 1}')).toEqual(['key a\\ at a\\', 'key b at b', 'number 1 under b at b']);
+  });
+});
+
+describe('repeatedKeys', () => {
+  it('names a key given twice in one object, however it is written, and masks one that may be a card number', () => {
+    expect(repeatedKeys('{"a": 1, "\\u0061": 2, "b": {"c": 1, "c": 2}}')).toEqual(['a', 'b.c']);
+    expect(repeatedKeys('{"4242424242424242": 1, "4242424242424242": 2}')).toEqual(['*']);
+    expect(repeatedKeys('[{"id": 1}, {"id": 2}]')).toEqual([]);
   });
 });

@@ -48,7 +48,9 @@ export function walkJsonText(json: string, visitor: JsonTextVisitor): void {
     } else if (char === '"') {
       const end = stringEnd(json, at);
       if (top?.inObject && top.readingKey) {
-        const key = JSON.parse(json.slice(at, end)) as string;
+        // Decoded only when it holds an escape: most keys are their own text.
+        const raw = json.slice(at + 1, end - 1);
+        const key = raw.includes('\\') ? (JSON.parse(json.slice(at, end)) as string) : raw;
         top.key = key;
         if (top.keys) {
           const again = top.keys.has(key);
@@ -70,9 +72,15 @@ export function walkJsonText(json: string, visitor: JsonTextVisitor): void {
 
 /** The index just past the string literal that opens at `start`. */
 function stringEnd(json: string, start: number): number {
-  let at = start + 1;
-  while (json[at] !== '"') at += json[at] === '\\' ? 2 : 1;
-  return at + 1;
+  let quote = json.indexOf('"', start + 1);
+  // A quote after an odd number of backslashes is escaped, part of the string.
+  for (;;) {
+    if (quote === -1) return json.length; // not JSON after all: the walk ends
+    let slashes = 0;
+    while (json.charCodeAt(quote - 1 - slashes) === 0x5c) slashes += 1;
+    if (slashes % 2 === 0) return quote + 1;
+    quote = json.indexOf('"', quote + 1);
+  }
 }
 
 /**
