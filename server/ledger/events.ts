@@ -14,6 +14,7 @@ import { LedgerConflict } from './errors.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
 import { flagDiscrepancy } from './discrepancies.js';
+import { fullFormAmount } from './money-rules.js';
 import { addsNothingTo, guardedUpdate, progressPayment, recalledAnswer, reportOf, samePayment, updateArgs } from './payments.js';
 import { paymentProgression } from './progression.js';
 import type { UpdateArgs } from './payments.js';
@@ -133,13 +134,22 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
   // A decline says no amount (the gateway writes 0): it is known by its kind alone, and only a
   // failure settled with the gateway's code — its own, when it names one — can be its.
   const decline = isDecline(facts);
+  // A reservation sent in the full form is made of what the gateway holds: its event may say
+  // another amount than the ledger reserved (an operation made at the gateway never reached it).
+  const fullForm = decline ? undefined : fullFormAmount(payment, kind);
   const withoutId = (status: 'pending' | 'settled') =>
     trx
       .selectFrom('operations')
       .select('id')
       .where('order_id', '=', facts.orderId)
       .where('kind', '=', kind)
-      .$if(!decline, (q) => q.where('amount', '=', facts.amount!))
+      .$if(!decline, (q) =>
+        q.where((eb) =>
+          status === 'pending' && fullForm !== undefined && fullForm !== facts.amount
+            ? eb.or([eb('amount', '=', facts.amount!), eb.and([eb('amount', '=', fullForm), eb('split', 'is', null)])])
+            : eb('amount', '=', facts.amount!),
+        ),
+      )
       // Without an id: the ledger's reservations, and operations recorded from the order state.
       .where('operation_id', 'is', null)
       .$if(status === 'pending', (q) => q.where('status', '=', 'pending'))

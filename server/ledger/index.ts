@@ -23,7 +23,7 @@ export { ABANDONED_CODES, holdsSession, isUnsent, madeNoPayment, NEVER_REACHED, 
 export { figuresDiffer } from './payments.js';
 export { discrepancyVersion, isHeld, LATER_REPORTS_KEPT, latestReport, reportsOf } from './discrepancies.js';
 export { SETTLEMENT_NOTE_MAX } from './input.js';
-export { amountPaid, captureCeiling } from './money-rules.js';
+export { amountPaid, captureCeiling, sentInFull } from './money-rules.js';
 export { isTimeZone } from './time-zone.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';
 export type * from './types.js';

@@ -45,6 +45,21 @@ export function captureCeiling(amount: number, overCapturePercent = 0, step = 1)
 }
 
 /**
+ * The amount of a capture or refund that goes to the gateway in the interface's "full" form,
+ * without an amount: the whole payment at once. None for a void, nor for an auth's refund (of
+ * its captures, not of the payment). The gateway makes such an operation of what it holds,
+ * which differs from the ledger's rest when an operation made at the gateway never reached it.
+ */
+export function fullFormAmount(payment: Pick<MoneyPayment, 'method' | 'amount'>, kind: OperationKind): number | undefined {
+  return kind === 'capture' || (kind === 'refund' && payment.method === 'purchase') ? payment.amount : undefined;
+}
+
+/** Whether an operation goes in that full form: of the full-form amount, not split (a split payment's plain refund is whole, and goes so). */
+export function sentInFull(payment: Pick<MoneyPayment, 'method' | 'amount'>, operation: Pick<MoneyOperation, 'kind' | 'amount' | 'split'>): boolean {
+  return !operation.split && operation.amount === fullFormAmount(payment, operation.kind);
+}
+
+/**
  * What the customer paid for an order (the `paid` of moneyTotals): a purchase's amount once it
  * succeeded, an auth's successful captures; a reserve or a verification pays nothing.
  */

@@ -10,7 +10,7 @@ import {
 } from '@payform/gateway';
 import type { Operation as GatewayOperation } from '@payform/gateway';
 import type { Operation, OperationKind, OperationRequest, OperationResult, Payment, SplitShare } from '../../ledger/index.js';
-import { isLedgerUnavailable, OperationRefused } from '../../ledger/index.js';
+import { isLedgerUnavailable, OperationRefused, sentInFull } from '../../ledger/index.js';
 import type { HeldAnswers } from '../checkout/held-answers.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { formatLimit, minorUnits, StatusCode } from '@payform/gateway';
@@ -259,14 +259,6 @@ function answerLost(error: GatewayError): string {
   const what = cause instanceof GatewayError ? cause.message : cause instanceof Error ? cause.name : 'aborted';
   return `Outcome not known yet: the gateway's answer was lost (${what}); payform reads it from the gateway's order state`.slice(0, 2048);
 }
-
-/**
- * Whether a capture or refund goes in the interface's "full" form, without an amount: one of the
- * whole payment at once, not split (a split payment's plain refund must be that), and for a
- * refund, of a purchase (an auth's is of its captures).
- */
-const sentInFull = (payment: Payment, reservation: Operation): boolean =>
-  reservation.kind !== 'void' && !reservation.split && reservation.amount === payment.amount && (reservation.kind === 'capture' || payment.method === 'purchase');
 
 const VERB: Record<OperationKind, string> = { capture: 'captured', void: 'voided', refund: 'refunded' };
 

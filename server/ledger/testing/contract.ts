@@ -1070,6 +1070,19 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.refundableAmount(orderId)).toBe(500);
       });
 
+      it('parks an event of another amount for a reservation of the whole payment, which the gateway makes of what it holds', async () => {
+        // The ledger holds the whole payment to refund; one of 500 made at the gateway, its webhook lost, left the gateway less.
+        const { orderId, amount } = await paidOrder(ledger);
+        const whole = await ledger.reserveOperation(orderId, { kind: 'refund', amount });
+        const early = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-rest', amount: amount - 500, statusCode: '1004' }));
+        // Recorded as one made at the gateway, it took the id the answer then brings, and the answer was refused.
+        expect(early).toMatchObject({ event: { outcome: 'parked' }, operation: null });
+        const settled = await ledger.settleOperation(whole.id, { status: 'success', operationId: 'op-rest', amount: amount - 500 });
+        expect(settled.operation).toMatchObject({ id: whole.id, status: 'success', amount: amount - 500, origin: 'merchant' });
+        expect((await ledger.getOrder(orderId))?.events).toMatchObject([{ outcome: 'applied' }]);
+        expect((await ledger.getOrder(orderId))?.operations).toHaveLength(1);
+      });
+
       it('a reservation settled from the order state (no operation id there) takes its event\'s id, counted once', async () => {
         const { orderId } = await paidOrder(ledger);
         const op = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 300 });
