@@ -29,11 +29,12 @@ const SECRET_KEYS = new Set([
 const IDENTIFIER_KEYS = new Set(['id', 'orderid', 'paymentid', 'gatewayorderid', 'transactionid', 'operationid', 'eventid']);
 const GENERATED_ID = /^(?:(?=\d*[a-f])(?![a-f]*\d{16,}[a-f]*(?::|$))[\da-f]{20}(?::\d{1,3})?|[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|[\da-f]{64})$/;
 
-// A client's address, or its network (`2601:644:8100:1230::/64`), under the keys that carry one:
+// A client's address, or its network (`2601:644:8100:1230::/64`), under the keys that carry one
+// (the gateway's requests too: `customer_ip`, the fingerprint's `browserIpAddress`):
 // an IPv6 address whose groups are all digits reads to the card-number mask as one in about a
 // quarter of cases (`2607:5300:0203:1234::1`), and an operator tracing a client needs it whole.
 // Only a value that parses as an address is kept; anything else under these keys is masked.
-const ADDRESS_KEYS = new Set(['ip', 'client', 'clientip', 'network', 'remoteaddress']);
+const ADDRESS_KEYS = new Set(['ip', 'client', 'clientip', 'network', 'remoteaddress', 'customerip', 'browseripaddress']);
 function isAddress(value: string): boolean {
   const slash = value.lastIndexOf('/');
   if (slash < 0) return isIP(value) !== 0;

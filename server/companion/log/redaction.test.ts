@@ -76,6 +76,9 @@ describe('redact', () => {
       network: '2601:0644:8100:1230::/64',
       request: { client: { ip: '2601:0644:8100:1230:0000:0000:0000:0001' } },
     });
+    // As the gateway's requests name it (the sandbox's inspector shows them): the customer's, and the browser's.
+    const wire = { customer_ip: address, browser_fingerprint: { browserIpAddress: address } };
+    expect(redact(wire)).toEqual(wire);
     // Only an address is kept there: anything else under those keys is masked as any text is.
     expect(redact({ client: `card ${PAN}`, ip: PAN, network: `${address}/129`, remote_address: '4242:4242:4242:4242' })).toEqual({
       client: 'card [card number]',
