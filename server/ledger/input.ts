@@ -2,7 +2,7 @@
 // refused with an InvalidLedgerInput naming the field before anything touches the database.
 import { z } from 'zod';
 import { maskFreeText } from '@payform/gateway';
-import { compiled, SOMETHING_VISIBLE } from '@payform/gateway/wire';
+import { BIDI_CONTROLS, compiled, SOMETHING_VISIBLE } from '@payform/gateway/wire';
 import { InvalidLedgerInput } from './errors.js';
 import { splitTotal } from './money-rules.js';
 import { isTimeZone } from './time-zone.js';
@@ -14,9 +14,6 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.ou
   const field = issue?.path.map(String).join('.') || 'input';
   throw new InvalidLedgerInput(field, issue?.message ?? 'is invalid');
 }
-
-/** Embeddings, overrides and isolates (U+202A–202E, U+2066–2069): they reorder the text around them. */
-const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/u;
 
 /** The most a settlement's note holds: a sentence or two, what was done and where. */
 export const SETTLEMENT_NOTE_MAX = 500;

@@ -5,13 +5,20 @@
  * a split refund the sum of its shares.
  */
 import * as z from 'zod';
-import { Comment as WireComment } from '@payform/gateway/wire';
+import { BIDI_CONTROLS, Comment as WireComment } from '@payform/gateway/wire';
 import { Amount, checkSplitTotal } from '../http/amounts.js';
 import { maskedText } from '../http/masked-text.js';
 import { SplitShares } from '../http/split-shares.js';
 
-/** Masked as it is read: stored, and sent to the gateway, which prints a refund's on the customer's receipt. */
-const Comment = maskedText(WireComment, 2048);
+/**
+ * Masked as it is read: stored, and sent to the gateway, which prints a refund's on the
+ * customer's receipt. An override or isolate would show it reordered there and in the back
+ * office, as it would a settlement's note.
+ */
+const Comment = maskedText(
+  WireComment.refine((comment) => !BIDI_CONTROLS.test(comment), { error: 'must not hold bidirectional overrides or isolates (U+202A–202E, U+2066–2069): they would show it reordered' }),
+  2048,
+);
 
 export const CaptureRequest = z.strictObject({ amount: Amount.optional(), comment: Comment.optional() });
 export const VoidRequest = z.strictObject({ comment: Comment.optional() });

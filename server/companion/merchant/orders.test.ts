@@ -200,6 +200,9 @@ describe('reading orders', () => {
     const number = cardNumber('success');
     expect((await settle(held, 400, { note: ' ', version: 1 })).error.fields).toEqual({ note: 'must say how the order was settled' });
     expect((await settle(held, 400, { note: 'Refunded', version: 0 })).error.fields).toEqual({ version: 'must be at least 1' });
+    // Left out, it is said as missing, not as a number of the wrong kind.
+    expect((await settle(held, 400, { note: 'Refunded' })).error.fields).toEqual({ version: 'is required' });
+    expect((await settle(held, 400, { note: 'Refunded', version: 1.5 })).error.fields).toEqual({ version: 'must be a whole number' });
     expect((await settle(held, 400, { note: 'x'.repeat(501), version: 1 })).error.fields.note).toMatch(/at most 500 characters/);
     expect((await settle(held, 409, { note: 'Refunded', version: 2 })).error.code).toBe('discrepancy_changed');
     expect((await settle(plain, 409, { note: 'Refunded', version: 1 })).error.code).toBe('no_discrepancy');
@@ -369,6 +372,10 @@ describe('capture and void', () => {
       'split[2].amount': 'must be greater than 0',
     });
     expect((await op(orderId, 'void', 400, { comment: 'x'.repeat(2049) })).error.fields.comment).toContain('2048');
+    // Printed on the customer's receipt: an override would show it reordered there.
+    expect((await op(orderId, 'void', 400, { comment: 'abc\u202edef' })).error.fields).toEqual({
+      comment: 'must not hold bidirectional overrides or isolates (U+202A–202E, U+2066–2069): they would show it reordered',
+    });
     expect((await op('no-such-order', 'capture', 404)).error.code).toBe('order_not_found');
   });
 });

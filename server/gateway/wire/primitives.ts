@@ -97,6 +97,9 @@ export const requiredText = (max = 256) => text(max).min(1, { error: 'must not b
  */
 export const EMAIL_ADDRESS = /^[^\s@"\p{Cc}\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]{1,64}@[^\s@\p{Cc}\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]{1,255}$/u;
 
+/** Embeddings, overrides and isolates (U+202A–202E, U+2066–2069): they reorder the text around them ("05.00" shown as "00.50"). */
+export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/u;
+
 /**
  * A character that shows: not white space, a control or format character (a zero-width space, a
  * byte-order mark), a mark alone, a Hangul filler or the blank Braille cell. A text a person must
