@@ -18,7 +18,7 @@ export const SettleDiscrepancyRequest = z.strictObject({
     .describe(
       `How it was settled: with the customer, at the gateway, what was refunded. At most ${SETTLEMENT_NOTE_MAX} characters, something visible, line breaks and tabs the only control characters; a card number in it is kept as [card number]`,
     ),
-  version: z.int('must be a whole number').min(1, 'must be at least 1').describe('The discrepancy’s `version` as read: a report that came since is refused (409 discrepancy_changed), not settled unseen'),
+  version: z.int({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a whole number') }).min(1, 'must be at least 1').describe('The discrepancy’s `version` as read: a report that came since is refused (409 discrepancy_changed), not settled unseen'),
 });
 
 export const SettledOrder = z.object({ order: PaymentView });
