@@ -306,6 +306,16 @@ describe('the journal of money moved: GET /api/movements, /api/exports/movements
     expect(await exported(link.path, 'movements', { admin: false })).toEqual(rows);
   });
 
+  it('names a file of the default thirty days by those days, not by the one it was made on', async () => {
+    const response = await stack.request('GET', '/api/exports/movements', { admin: true });
+    expect(response.status).toBe(200);
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const now = Date.now();
+    // An accountant read movements-<today>.csv as that day's journal.
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="movements-${day(now - 30 * 86_400_000)}-to-${day(now)}.csv"`);
+    await response.arrayBuffer();
+  });
+
   it('pages oldest first, every movement once', async () => {
     const start = Date.now();
     const made: string[] = [];

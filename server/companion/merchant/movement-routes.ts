@@ -108,7 +108,8 @@ export function movementsCsv(c: Context<CompanionEnv>, query: { from?: number | 
       const page = await ledger.listMovements({ ...journal, limit: LARGEST_PAGE, ...(cursor !== undefined && { cursor }) });
       return { text: page.movements.map((movement) => csvLine(COLUMNS.map(([, cell]) => cell(movement)))).join(''), next: page.nextCursor };
     },
-    name: exportName('movements', c.req.query('from'), c.req.query('to'), clock()),
+    // An end left out is named as the period took it: the file holds thirty days, not today's.
+    name: exportName('movements', c.req.query('from') ?? iso(journal.from), c.req.query('to') ?? iso(journal.to), clock()),
     said: 'the movements export',
   });
 }
