@@ -97,6 +97,9 @@ describe('findCardNumbers', () => {
       // A URL in another's query is escaped twice: `%20` becomes `%2520`, ` / ` `%2B%252F%2B`.
       'result_url=https%3A%2F%2Fshop.example%2Fsearch%3Fq%3D4111%25201111%25201111%25201111',
       'page=%3Fq%3D4111%2B%252F%2B1111%2B%252F%2B1111%2B%252F%2B1111', 'q%3D4111%2520%252D%25201111%2520%252D%25201111%2520%252D%25201111',
+      // Each digit escaped too, once or twice; and letters on one side only, however many.
+      `card ${[...VISA].map((digit) => `%3${digit}`).join('')}`, `q=${[...VISA].map((digit) => `%253${digit}`).join('')}`, `4111 %31%31%31%31 1111 1111`,
+      `deadbeef${VISA}`, `faced${VISA}@example.com`, `${VISA}cafe`,
     ]) {
       expect(findCardNumbers(text), text).toHaveLength(1);
       expect(findCardNumbers(text), `${text}: the quick look agrees with the scan`).toEqual(scanForCardNumbers(text));
@@ -104,6 +107,7 @@ describe('findCardNumbers', () => {
     // Ids stay ids: a hex id with a long run of digits inside it, or at an end with many letters.
     expect(findCardNumbers(`e3b0c44298fc1c14${VISA}9afbf4c8996fb924`)).toEqual([]);
     expect(findCardNumbers(`${VISA}e3b0c44298fc`)).toEqual([]);
+    expect(findCardNumbers('id%3D%31%32%33%34')).toEqual([]);
     // An escaped plus still starts a phone; alternating gaps are two numbers side by side.
     expect(findCardNumbers('phone=%2B4915112345678')).toEqual([]);
     expect(findCardNumbers('back=%3Fphone%3D%252B4915112345678')).toEqual([]);

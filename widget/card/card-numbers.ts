@@ -107,17 +107,18 @@ const NAMED = new Map(
 const IDENTIFIER = /[\da-f]{8}-\0*[\da-f]{4}-\0*[\da-f]{4}-\0*[\da-f]{4}-\0*[\da-f]{12}|(?<![\p{L}\p{Nd}])(?=[\da-f]*[a-f])[\da-f]{16,}(?![\p{L}\p{Nd}])/giu;
 const MAY_IDENTIFY = /[a-f]/i;
 // A hexadecimal-looking word that is a card number and a few letters on either side (`4111…1111abcd`,
-// `abc4111…`, `a4111…1111b`) is not an id: its digits stay digits to judge. About one random 20-digit hex
-// id in 80,000 is made so: the ledger draws its order ids again rather than make one.
-const CARD_AND_A_FEW_LETTERS = /^[a-f]{0,4}\d{14,19}[a-f]{0,4}$/i;
+// `abc4111…`, `a4111…1111b`), or letters on one side only (`deadbeef4111…1111`, `faced4111…`), is not
+// an id: its digits stay digits to judge. About one random 20-digit hex id in 80,000 is made so: the
+// ledger draws its order ids again rather than make one.
+const CARD_AND_A_FEW_LETTERS = /^[a-f]{0,4}\d{14,19}[a-f]{0,4}$|^[a-f]+\d{14,19}$|^\d{14,19}[a-f]+$/i;
 // An IBAN (ISO 13616): a country's two letters, two check digits, then up to 30 letters and
 // digits, written whole or in groups of four.
 const IBAN = /(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}(?:[A-Z\d]{11,30}|(?: \0*[A-Z\d]{4}){2,7}(?: \0*[A-Z\d]{1,3})?)(?![\p{L}\p{Nd}])/gu;
 const MAY_BE_IBAN = /[A-Z]{2}\d{2}/;
-// A URL's escapes of spaces and punctuation (`%20`, `%3D`, `%2D`) are the mark each stands for,
-// not digits or letters, and so are they escaped again, as a URL put in another's query is
-// (`%2520`): `%20` a space, `%2B` a plus before a phone number.
-const PERCENT_ESCAPE = /%(?:25)*(?:2[\da-f]|3[a-f]|40|5[b-f]|60|7[b-e])/gi;
+// A URL's escapes of spaces, punctuation and digits (`%20`, `%3D`, `%2D`, `%34`) are the character
+// each stands for, and so are they escaped again, as a URL put in another's query is (`%2520`):
+// `%20` a space, `%2B` a plus before a phone number, `%34%32` the digits 42.
+const PERCENT_ESCAPE = /%(?:25)*(?:2[\da-f]|3[\da-f]|40|5[b-f]|60|7[b-e])/gi;
 // A `+` after a space, right before digits, starts a phone number: it ends what came before.
 const PHONE_START = /\s[+＋]$/;
 const PLUS = /^[+＋]$/;
@@ -400,7 +401,19 @@ function mayHoldCardNumber(text: string): boolean {
   let group = 0;
   let gap = 0;
   for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
+    let code = text.charCodeAt(i);
+    // An escape (`%2D`, `%252D`, `%34`) is read as one character, as the scan reads it.
+    let escape = 0;
+    if (code === PERCENT) {
+      ESCAPE_HERE.lastIndex = i;
+      const found = ESCAPE_HERE.exec(text)?.[0];
+      if (found) {
+        i += found.length - 1;
+        escape = parseInt(found.slice(-2), 16);
+      }
+    }
+    // An escaped digit is the digit.
+    if (escape >= ZERO && escape <= NINE) code = escape;
     if (code >= ZERO && code <= NINE) {
       if (group === 0 && gap > MAX_GAP) run = 0;
       group += 1;
@@ -416,12 +429,8 @@ function mayHoldCardNumber(text: string): boolean {
     }
     // A letter ends a chain (ASCII here: code | 32 folds capitals).
     if ((code | 32) >= 97 && (code | 32) <= 122) run = 0;
+    // An escaped space or mark is one mark (skipped above): its letter (`%2D`) ends nothing.
     gap += 1;
-    // An escaped space or mark (`%2D`, `%252D`) is one mark, as the scan reads it: its letter ends nothing.
-    if (code === PERCENT) {
-      ESCAPE_HERE.lastIndex = i;
-      i += (ESCAPE_HERE.exec(text)?.[0].length ?? 1) - 1;
-    }
   }
   return run + group >= MIN_DIGITS;
 }
