@@ -107,7 +107,7 @@ describe('maskCardData', () => {
     expect(maskCardData({ field_name: 'cvn', violation: 'value 737 is not valid' })).toEqual({ field_name: 'cvn', violation: 'value [cvv] is not valid' });
     // Words that only look alike are not a mention: their numbers are kept.
     expect(maskCardData('CV20 order 1234')).toBe('CV20 order 1234');
-    for (const ordinary of ['CID 1234 for order 5678', 'SMS verification code sent to 067 123 4567', 'bytes_rcvd 1234', 'svc_v2 1234']) expect(maskCardData(ordinary)).toBe(ordinary);
+    for (const ordinary of ['CID 1234 for order 5678', 'SMS verification code sent to 067 123 4567', 'bytes_rcvd 1234', 'svc_v2 1234', 'Vitamin C, vol 2 of 3, 500 mg', 'Сувенір 1234']) expect(maskCardData(ordinary)).toBe(ordinary);
     expect(maskCardData('Ship to Coventry CV2 4AA, invoice 5512 of 2026')).toBe('Ship to Coventry CV2 4AA, invoice 5512 of 2026');
   });
 
@@ -134,6 +134,13 @@ describe('maskFreeText', () => {
     ['Courier: CSC Logistics, order 2026-11-29 room 1402', 'Courier: CSC Logistics, order 2026-11-29 room [cvv]'],
     ['cvv 737 at 29.11.2026 07:21:16.123', 'cvv [cvv] at 29.11.2026 07:21:16.123'],
     ['cvv 2026', 'cvv [cvv]'],
+    // As a reader sees it: what hides inside the word, letters spaced, look-alikes, other words for it.
+    ['C\u200bV\u200bV 864', 'C\u200bV\u200bV [cvv]'],
+    ['C<b>V</b>V 864', 'C<b>V</b>V [cvv]'],
+    ['c v v 864', 'c v v [cvv]'],
+    ['\u0421VV 864', '\u0421VV [cvv]'],
+    ['the security number is 864', 'the security number is [cvv]'],
+    ['код безопасности 864', 'код безопасности [cvv]'],
   ])('masks every 3–4-digit run of a text naming a CVV but those of its dates and times: %s', (text, masked) => {
     expect(maskFreeText(text)).toBe(masked);
   });

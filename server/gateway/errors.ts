@@ -211,20 +211,36 @@ function maskNamed(value: unknown, named: boolean): unknown {
   return maskIn(value, named || namesCvv(typeof value === 'string' ? value : JSON.stringify(value)));
 }
 
-// `cvv`, `CVC2`, `csc`, `security code`, `card verification value`, Ukrainian `код безпеки`, and
-// as some forms write it: `C.V.V.`; `CVN`, `CV2`, `CVD`, `CAV2` or `card code` with its digits, or
-// quoted whole as a JSON key or field name (alone, `CV2 4AA` is a Coventry postcode). Not an SMS's
-// "verification code", nor `CID`, which is as often a caller's or a customer's id.
+// `cvv`, `CVC2`, `csc`, `security code` (or number), `card verification value`, Ukrainian `код
+// безпеки`, Russian `код безопасности`, and as some forms write it: `C.V.V.`, `c v v`; `CVN`,
+// `CV2`, `CVD`, `CAV2` or `card code` with its digits, or quoted whole as a JSON key or field name
+// (alone, `CV2 4AA` is a Coventry postcode). Not an SMS's "verification code", nor `CID`, which is
+// as often a caller's or a customer's id.
 const CVV_MENTION =
-  /cvv|cvc|csc|security[\s_-]?code|card[\s_-]?verification[\s_-]?(?:value|code)|код[\s_-]?безпеки|\bc\.v\.?[vc]|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*[:=#]?\s*["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"/i;
+  /cvv|cvc|csc|security[\s_-]?(?:code|number)|card[\s_-]?verification[\s_-]?(?:value|code)|код[\s_-]?(?:безпеки|безопасности)|\bc[.\s]{1,2}v[.\s]{0,2}[vc]\b|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*[:=#]?\s*["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"/i;
 const NON_ASCII = /[^\0-\x7f]/;
+// What a reader does not see inside a word: format characters (a zero-width space in C\u200bV\u200bV),
+// marks, and tags (C<b>V</b>V).
+const UNSEEN_IN_WORDS = /[\p{Cf}\p{M}]|<[^<>]*>/gu;
+// Cyrillic and Greek letters drawn as c and v (`СVV` with a Cyrillic С), read as those.
+const LOOK_LIKE_C = /[сСϲϹ]/g;
+const LOOK_LIKE_V = /[ѵѴν]/g;
 // Any script's digits and their look-alikes: a CVV written ９８７ or ⁹⁸⁷ is one too.
 const SHORT_CODE = new RegExp(String.raw`(?<!${ANY_DIGIT})${ANY_DIGIT}{3,4}(?!${ANY_DIGIT})`, 'gu');
 /** Three digits at least, however written: the fewest a CVV has, and a card number has more. */
 const THREE_DIGITS = new RegExp(String.raw`${ANY_DIGIT}(?:.*?${ANY_DIGIT}){2}`, 'su');
 
-/** Whether `text` names a CVV, full-width letters (ＣＶＶ) read as theirs. */
-const namesCvv = (text: string): boolean => CVV_MENTION.test(text) || (NON_ASCII.test(text) && CVV_MENTION.test(text.normalize('NFKC')));
+/**
+ * Whether `text` names a CVV as a reader sees it: full-width letters (ＣＶＶ) read as theirs, what
+ * hides inside a word left out, look-alike letters read as the Latin ones (in a copy: the Cyrillic
+ * words keep their own letters).
+ */
+function namesCvv(text: string): boolean {
+  if (CVV_MENTION.test(text)) return true;
+  if (!NON_ASCII.test(text) && !text.includes('<')) return false;
+  const seen = text.normalize('NFKC').replace(UNSEEN_IN_WORDS, '');
+  return CVV_MENTION.test(seen) || CVV_MENTION.test(seen.replace(LOOK_LIKE_C, 'c').replace(LOOK_LIKE_V, 'v'));
+}
 
 /**
  * An error envelope's message and args, card data masked. The message is masked as one with the
