@@ -155,6 +155,8 @@ async function requestBody(c: Context<SandboxEnv>, status: number): Promise<unkn
   return readable(await c.req.text().catch(() => ''), c.req.header('content-type'));
 }
 
+const JSON_ESCAPE = /\\u([\da-f]{4})/gi;
+
 /** A body as a person reads it: parsed JSON or form fields when it is one, masked. */
 function readable(text: string, contentType = ''): unknown {
   if (text === '') return null;
@@ -162,7 +164,8 @@ function readable(text: string, contentType = ''): unknown {
     try {
       return inspectorRedact(JSON.parse(text));
     } catch {
-      // Not JSON after all: kept as text.
+      // Not JSON after all: kept as text, its escapes read (`\u0034` is a 4 to the mask, as to JSON).
+      return cut(inspectorRedact(text.replace(JSON_ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))));
     }
   }
   if (/^application\/x-www-form-urlencoded/i.test(contentType)) return inspectorRedact(Object.fromEntries(new URLSearchParams(text)));
