@@ -510,9 +510,14 @@ export const holdsCardNumber = (text: string): boolean => findCardNumbers(text).
 
 /**
  * Whether a person's name holds a card number: as any text would, or in its digits alone however
- * they are grouped (`411111 1111111111`, `41111111 11111111`), since a name has next to none.
+ * they are grouped (`411111 1111111111`, `41111111 11111111`) or whatever runs into them
+ * (`4111111111111111 01`), since a name has next to none.
  */
-export const nameHoldsCardNumber = (name: string): boolean => holdsCardNumber(name) || holdsCardNumber(foldDigits(name).replace(/\D/g, ''));
+export function nameHoldsCardNumber(name: string): boolean {
+  if (holdsCardNumber(name)) return true;
+  const digits = foldDigits(name).replace(/\D/g, '');
+  return holdsCardNumber(digits) || (digits.length > MIN_DIGITS && hidesCardNumber(digits));
+}
 
 /** Whether `text` is one unbroken run of more than 19 digits, however written: no card number alone. */
 export function isLongDigitRun(text: string): boolean {
