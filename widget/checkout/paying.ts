@@ -6,7 +6,7 @@
  * fetched as the form shows (checkout-element.ts, `loadPaying`): none of it is needed for the
  * form to show, so the page does not wait for it, and by the customer's click or keystroke it is there.
  */
-import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, readExpiry, type Brand, type Check, type Edit, type Keystroke } from '@payform/card/fields';
+import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, readExpiry, type Brand, type Check, type CheckCode, type Edit, type Keystroke } from '@payform/card/fields';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError, PayForm } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
@@ -1524,9 +1524,14 @@ export function reformat(form: Form, input: HTMLInputElement, { inputType, isCom
  * pressed by habit skip the field, was one the customer pressed for nothing. Here, not in the
  * bundle, as `left`: a field is typed to its end after the form showed.
  */
-export function advance(form: Form, { target, inputType }: InputEvent, { valid }: Check): void {
+export function advance(form: Form, { target, inputType }: InputEvent, { valid }: Check, shown: Partial<Record<FieldName, CheckCode>>): void {
   const input = target as HTMLInputElement;
   const { name, value } = input;
+  // The number's new brand judged the security code again (three digits or four): the page hears
+  // of it as of any change to the code, not only once the customer leaves the code's field.
+  if (name !== 'cvv' && 'cvv' in shown) {
+    emit(form, 'pay-change', { field: 'cvv', empty: false, complete: form.check(form.field('cvv')!).valid, valid: !shown.cvv, brand: form.brand?.id, error: shown.cvv });
+  }
   const digits = digitsOf(value).length;
   // Not from the code, the last card field: what comes next takes any text, and a digit typed
   // past the code (four for a Visa's three) would land in the first name unseen (WCAG 3.2.2).

@@ -217,7 +217,7 @@ export class PayForm extends CheckoutElement {
     // `valid` as the error shown: held back, as it is, until the field is formatted.
     emit(this, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: !errors[name], brand: brand?.id, error: errors[name] });
     // Typed to its full length: on to the next field (the pay-time chunk's, there by then).
-    paying?.advance(this, event, check);
+    paying?.advance(this, event, check, errors);
   }
 
   // The brand and each error are polite live regions, there (empty) from the first render: said

@@ -320,6 +320,23 @@ describe('<pay-form> card entry', () => {
       expect(changes.at(-1)).to.deep.equal({ field: 'number', empty: false, complete: false, valid: false, brand: 'mastercard', error: 'invalid' });
     });
 
+    it('tells the page when a new brand makes the security code typed wrong, or right again', async () => {
+      const form = await mount();
+      const changes = record(form, 'pay-change');
+      await type(field(form, 'number'), '378282246310005');
+      await type(field(form, 'cvv'), '1234');
+      expect(changes.at(-1)).to.deep.equal({ field: 'cvv', empty: false, complete: true, valid: true, brand: 'amex', error: undefined });
+      // The number typed over as a Visa's: four digits are no Visa's code, and the page is told so at once.
+      field(form, 'number').select();
+      await type(field(form, 'number'), '4242424242424242');
+      const code = () => changes.filter((change) => change.field === 'cvv').at(-1);
+      expect(code()).to.deep.equal({ field: 'cvv', empty: false, complete: false, valid: false, brand: 'visa', error: 'invalid' });
+      expect(errorText(form, 'cvv')).to.equal('Enter the 3 digits on the back of the card.');
+      field(form, 'number').select();
+      await type(field(form, 'number'), '378282246310005');
+      expect(code()).to.deep.equal({ field: 'cvv', empty: false, complete: true, valid: true, brand: 'amex', error: undefined });
+    });
+
     it('tells the page when leaving a field changes the error it shows, and only then', async () => {
       const form = await mount();
       const changes = record(form, 'pay-change');
