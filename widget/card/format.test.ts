@@ -82,6 +82,17 @@ describe('formatExpiry', () => {
     ['|/29', 'deleteContentBackward', '12/29', '|/29'],
     ['|2/29', 'deleteContentBackward', '1|2/29', '|2/29'], // not 22/9
     ['4|/29', 'insertText', '|/29', '4|/29'],
+    // A separator typed after "13", which padding showed as "01/3": the month typed was 13, no month.
+    ['01/3/|', 'insertText', '01/3|', '13/|'],
+    ['01/3 |', 'insertText', '01/3|', '13/|'],
+    ['01/3a|', 'insertText', '01/3|', '01/3|'],
+    // A space typed after the month separates it, as a slash does.
+    ['1 |', 'insertText', '1|', '01/|'],
+    ['1 2|', 'insertText', '1 |', '01/2|'],
+    [' |', 'insertText', '|', '|'],
+    // Backspace over the slash takes the month's last digit and leaves the year where it is.
+    ['12|29', 'deleteContentBackward', '12/|29', '1|/29'],
+    ['01|29', 'deleteContentBackward', '01/|29', '0|/29'],
   ])('%j (%s from %j) → %j', (after, inputType, before, expected) => {
     expect(show(formatExpiry(key(after, inputType, before)))).toBe(expected);
   });

@@ -19,6 +19,8 @@ export interface Edit {
 }
 
 const DIGIT = /\d/;
+/** What a customer types between an expiry's month and year: a slash, a dot, a dash, a space. */
+const SEPARATOR = /^(?:\s+|\s*[/.-]\s*)$/;
 
 /** Turns digits into display text; also gets and returns how many digits precede the caret. */
 type Shape = (digits: string, before: number, deleting: boolean) => [text: string, before: number];
@@ -66,13 +68,25 @@ export const formatNumber = (keystroke: Keystroke): Edit =>
 /**
  * Expiry as MM/YY. A month that can only have one digit is padded ("2" → "02/", "1/" → "01/",
  * "13" → "01/3"); a four-digit year 20YY becomes YY once complete (autofill often sends MM/YYYY).
- * A month written before a separator is taken as written: a pasted or autofilled "13/27" stays an
- * invalid month rather than becoming January 2032. A month of one digit or none retyped in front
- * of its year ("1|/29", the customer's caret at "|") waits for its second digit.
+ * A month written before a separator (a space too) is taken as written: a pasted, autofilled or
+ * typed "13/27" stays an invalid month rather than becoming January 2032. A month of one digit or
+ * none retyped in front of its year ("1|/29", the customer's caret at "|") waits for its second digit.
  */
 export const formatExpiry = (keystroke: Keystroke): Edit => {
-  const written = /^\s*(\d*)\s*[^\d\s]/.exec(keystroke.value);
-  const month = written?.[1];
+  const { value, caret, inputType, before } = keystroke;
+  // A separator typed right after the first digit of a year that padding made ("13" shown as
+  // "01/3", then "/"): the customer's month was the two digits, and stays no month.
+  const padded = inputType === 'insertText' && /^0(\d)\/(\d)$/.exec(before ?? '');
+  if (padded && SEPARATOR.test(value.slice(before!.length)) && caret === value.length) return { value: `${padded[1]}${padded[2]}/`, caret: 3 };
+  // Backspace over the slash, a year after it: the month's last digit goes, the year stays put
+  // ("12/|29" → "1|/29", not "12/9"). The month then waits for its digit, as one retyped does.
+  const slash = before?.indexOf('/') ?? -1;
+  if (inputType === 'deleteContentBackward' && slash > 0 && caret === slash && value === before!.slice(0, slash) + before!.slice(slash + 1) && slash < before!.length - 1) {
+    return { value: `${before!.slice(0, slash - 1)}/${before!.slice(slash + 1)}`, caret: slash - 1 };
+  }
+  // A month before its separator; white space is one too when digits or nothing follow ("1 27").
+  const written = /^\s*(?:(\d*)\s*[^\d\s]|(\d+)\s+(?=\d|$))/.exec(value);
+  const month = written?.[1] ?? written?.[2];
   return month !== undefined && month.length < 2 && keystroke.caret < written![0].length
     ? keystroke
     : reformat(keystroke, (digits, before, deleting) => {

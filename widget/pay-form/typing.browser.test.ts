@@ -83,6 +83,26 @@ describe('<pay-form> card entry', () => {
       expect(withCaret(exp)).to.equal(`12/${yearAhead(3)}|`);
     });
 
+    it('takes the month as typed before a slash or a space, and keeps the year put as the slash is deleted', async () => {
+      const form = await mount();
+      const exp = field(form, 'exp');
+      // "13" shows as "01/3"; the slash typed after it says 13 was meant: no month, not January 2032.
+      await type(exp, '13/27');
+      expect(exp.value).to.equal('13/27');
+      expect(errorText(form, 'exp')).to.not.equal('');
+      await press('Control+A');
+      await sendKeys({ type: `1 ${yearAhead(2)}` });
+      expect(exp.value).to.equal(`01/${yearAhead(2)}`);
+      // Complete, it sent focus on to the code.
+      exp.focus();
+      await press('Control+A');
+      await sendKeys({ type: `12${yearAhead(2)}` });
+      exp.focus();
+      exp.setSelectionRange(3, 3);
+      await press('Backspace');
+      expect(withCaret(exp)).to.equal(`1|/${yearAhead(2)}`);
+    });
+
     it('takes only digits, and no more security code digits than the brand prints', async () => {
       const form = await mount();
       await type(field(form, 'number'), '4242424242424242');
