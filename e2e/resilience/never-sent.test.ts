@@ -86,6 +86,9 @@ function describeNeverSent(name: string, backend: () => LedgerBackend): void {
       expect(gatewayOrder(`${session.order_id}:2`)).toBeUndefined();
       expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success', unsentAt: null });
       expect(stack.logs.some((line) => line.includes('the gateway never saw this payment attempt') && line.includes(session.order_id))).toBe(true);
+      // Counted once, by whichever instance ended it, as the metrics count an attempt never decided.
+      const unsent = await Promise.all([stack, second].map(async ({ companion }) => /payform_payments_total\{method="purchase",outcome="not_sent"\} (\d+)/.exec(await companion.companion.services.metrics.registry.metrics())![1]));
+      expect(unsent.map(Number).reduce((sum, count) => sum + count)).toBe(1);
     }, 60_000);
 
     it('the first send landing after the window cannot pay twice: the retry under its order id takes that payment', async () => {

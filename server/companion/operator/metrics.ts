@@ -144,6 +144,14 @@ export class CompanionMetrics {
     if (outcome !== undefined) this.#payments.inc({ method: payment.method, outcome });
   }
 
+  /**
+   * An attempt reconciliation ended as never sent: the gateway's order state never showed it. Its
+   * status stays what it was (its session may pay again), so no change reports it.
+   */
+  paymentUnsent(payment: Pick<Payment, 'method'>): void {
+    this.#payments.inc({ method: payment.method, outcome: 'not_sent' });
+  }
+
   /** A client network's declines cooled it down (checkout/pay-limits.ts): `network` for an IPv6 /48. */
   declineCoolDown(by: 'client' | 'network'): void {
     this.#declineCoolDowns.inc({ by });

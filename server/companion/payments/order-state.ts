@@ -211,6 +211,7 @@ export class OrderStateSync {
   async #countAbsentPayment(payment: Payment, readAt: number): Promise<boolean> {
     const counted = await this.#deps.ledger.countAbsentPayment(payment.orderId, { readAt, ...this.#deps.neverSent });
     if (!counted?.neverSent) return false;
+    this.#deps.reactions.attemptUnsent(payment);
     const fields = { order_id: payment.orderId, reads: counted.reads };
     if (payment.paymentId === null) {
       this.#deps.logger.warn('the gateway never saw this payment attempt; its session may pay again, under the same order id', fields);

@@ -69,6 +69,12 @@ export class PaymentReactions {
     await this.#deps.notices.tell(paymentChange(payment, source));
   }
 
+  /** An attempt ended as never sent, once across instances: counted as not sent, and decided for the decline counts (no card tried). */
+  attemptUnsent(payment: Payment): void {
+    this.#deps.metrics?.paymentUnsent(payment);
+    if (this.#awaiting.size > 0) this.#awaiting.delete(payment.orderId);
+  }
+
   /** What a ledger update of a payment calls for: the status moved on, or a discrepancy was noted. */
   async paymentProgressed(progress: PaymentProgress, source: ChangeSource, client?: string): Promise<void> {
     if (progress.progress === 'advanced') await this.paymentAdvanced(progress.payment, source, client);
