@@ -98,6 +98,9 @@ export type CompanionApp = Hono<CompanionEnv> & { readonly companion: CompanionH
 /** How long stop() waits for hooks that outlived their webhook's answer. */
 const BACKGROUND_GRACE_MS = 10_000;
 
+/** How long stop() tries to write the gateway answers held while the database was away. */
+const HELD_FLUSH_MS = 2_000;
+
 /** A saved card's charge, from the merchant's server (charge-routes.ts). */
 const SAVED_CARD_CHARGES = '/api/customers/:customer_id/cards/:card_id/charges';
 
@@ -292,6 +295,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     async stop() {
       readiness.draining = true;
       await reconciler.stop();
+      await held.flush(HELD_FLUSH_MS);
       outage.stop();
       probe.stop();
       unobserve();

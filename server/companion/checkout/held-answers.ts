@@ -8,6 +8,7 @@
  * with the process is what reconciliation has always covered.
  */
 import { isLedgerUnavailable } from '../../ledger/index.js';
+import { waitAtMost } from '../http/in-flight.js';
 import type { Logger } from '../log/logger.js';
 import type { LedgerOutage } from '../operator/ledger-outage.js';
 
@@ -62,6 +63,22 @@ export class HeldAnswers {
       },
     );
     return held.running;
+  }
+
+  /**
+   * At stop: writes what is held once more, waiting at most `withinMs`, and says what is left
+   * (the database still away) and so dropped with the process: reconciliation reads those orders
+   * from the gateway once a companion runs on the ledger again.
+   */
+  async flush(withinMs: number): Promise<void> {
+    if (this.#held.size === 0) return;
+    await waitAtMost(Promise.allSettled([...this.#held.keys()].map((key) => this.release(key))), withinMs);
+    if (this.#held.size === 0) return;
+    this.#logger.warn(
+      `stopped with ${this.#held.size} gateway ${this.#held.size === 1 ? 'answer' : 'answers'} not recorded, the database still away: ` +
+        'reconciliation reads those orders from the gateway once a companion runs on this ledger again',
+      { order_ids: [...this.#held.values()].map((held) => held.orderId) },
+    );
   }
 
   #whenBack(key: string): void {
