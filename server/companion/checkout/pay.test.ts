@@ -180,6 +180,21 @@ describe('3-D Secure and slow payments', () => {
     expect(stack.logs.filter((line) => line.includes('"request error"'))).toEqual([]);
   });
 
+  it('a challenge on a plain-http gateway with no sandbox origin set: the log says where one is set, and that production takes none', async () => {
+    // As a companion started in production against a sandbox: the variable it names is refused there.
+    await open({ companion: { sandboxOrigin: undefined } });
+    const session = await stack.openSession();
+    expect((await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 502, { body: payBody({ card: card('three_ds_challenge') }) })).error.code).toBe('unsafe_redirect');
+    const said = stack.logs.map((line) => JSON.parse(line) as { msg: string }).filter(({ msg }) => msg.startsWith('refused a redirect'));
+    expect(said).toEqual([
+      expect.objectContaining({
+        msg:
+          'refused a redirect that is neither https nor the sandbox: a sandbox or test gateway serving plain http pages needs its origin in PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option), ' +
+          'which the companion in production (NODE_ENV=production) refuses: run it against a sandbox in development; the live gateway sends https',
+      }),
+    ]);
+  });
+
   it('a refused challenge ends as a failure the customer can retry', async () => {
     await open();
     const session = await stack.openSession();

@@ -21,7 +21,11 @@ export function isAllowedRedirect(url: string | null | undefined, sandboxOrigin:
  */
 export function unsafeRedirectFix(origin: string | null, sandboxOrigin: string | undefined): string {
   if (sandboxOrigin === undefined || origin === null || !origin.startsWith('http:')) {
-    return 'a sandbox or test gateway serving plain http pages needs its origin in PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option); the live gateway sends https';
+    // The bin in production refuses the variable: a sandbox there is run in development instead.
+    return (
+      'a sandbox or test gateway serving plain http pages needs its origin in PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option), ' +
+      'which the companion in production (NODE_ENV=production) refuses: run it against a sandbox in development; the live gateway sends https'
+    );
   }
   // Set, or taken from the gateway's URL on this machine: said so either way.
   return `the sandbox origin is ${sandboxOrigin} (PAYFORM_SANDBOX_ORIGIN or the sandboxOrigin option, else the gateway URL's own origin), not ${origin} the gateway sends the customer to: set PAYFORM_SANDBOX_ORIGIN to ${origin} if that is the sandbox; the live gateway sends https`;
