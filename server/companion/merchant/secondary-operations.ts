@@ -233,7 +233,7 @@ export class SecondaryOperations {
       await this.#settle(reservation, { status: 'failure', statusDescription: (refused ? `Refused: ${error.message}` : notSentReason(error)).slice(0, 2048) });
       throw gatewayProblem(notSentProblemOf(error));
     }
-    logger.warn('the outcome of an operation is unknown; reading the order state', { order_id: payment.orderId, operation: reservation.kind, err: error });
+    logger[this.#deps.gatewayTrouble.paymentLineLevel]('the outcome of an operation is unknown; reading the order state', { order_id: payment.orderId, operation: reservation.kind, err: error });
     const state = await this.#deps.orderState.readWhileWaiting(payment.orderId);
     try {
       const operation =

@@ -16,7 +16,7 @@ function tracked() {
   const trouble = new GatewayTrouble(createLogger({ sink: memory.sink, clock: clock.read, level: 'debug' }), clock.read, 'https://api.gateway.example');
   const call = (outcome: number | 'network' | 'timeout' | 'aborted') => trouble.observe({ route: PAY, endpointsKey: true, outcome, seconds: 0.1 });
   const lines = () => memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { clock, call, lines };
+  return { clock, call, lines, trouble };
 }
 
 describe('GatewayTrouble', () => {
@@ -159,6 +159,21 @@ describe('GatewayTrouble', () => {
       { level: 'error', outcome: 'timeout', failed: 1, msg: expect.stringMatching(/keeps failing its calls/) },
       { level: 'warn', msg: 'the gateway answers again', was: 'failing' },
     ]);
+  });
+
+  it('keeps payments\' own lines at info for a minute after a line of trouble, through an answered read between them', () => {
+    const { clock, call, trouble } = tracked();
+    call(200);
+    expect(trouble.paymentLineLevel).toBe('warn');
+    for (let i = 0; i < 3; i++) call('timeout');
+    expect(trouble.paymentLineLevel).toBe('info');
+    // An order read answered ends the trouble; payments still time out, a blip again at first.
+    call(200);
+    call('timeout');
+    expect(trouble.paymentLineLevel).toBe('info');
+    clock.advance(60_000);
+    call(200);
+    expect(trouble.paymentLineLevel).toBe('warn');
   });
 
   it('takes a failing call or two, answered again at the next, for a blip: said at debug, not as an outage', () => {

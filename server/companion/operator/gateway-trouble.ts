@@ -123,7 +123,10 @@ export class GatewayTrouble {
    * info — a hundred warnings a minute would bury the line that says what is wrong.
    */
   get paymentLineLevel(): 'warn' | 'info' {
-    return this.#told ? 'info' : 'warn';
+    // Or a line of trouble said within the minute: an order read answered between payments that
+    // time out ends the trouble, and the next two payments (a blip until a third) were warnings
+    // again, each carrying its error, while the one line said what was wrong.
+    return this.#told || this.#clock() - this.#saidAt < REMINDER_INTERVAL_MS ? 'info' : 'warn';
   }
 
   observe(record: GatewayCallRecord): void {
