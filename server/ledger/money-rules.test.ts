@@ -1,6 +1,6 @@
 // The money rules as pure functions; the contract suite proves they hold under races.
 import { describe, expect, it } from 'vitest';
-import { captureCeiling, decideOperation, orderTotals, refundedPastPaid } from './money-rules.js';
+import { captureCeiling, decideOperation, orderTotals, refundedPastPaid, sentInFull } from './money-rules.js';
 import type { MoneyOperation, MoneyPayment } from './money-rules.js';
 
 const auth: MoneyPayment = { method: 'auth', status: 'success', amount: 1000, currency: 'UAH', split: null };
@@ -28,6 +28,21 @@ describe('captureCeiling', () => {
     // In steps the gateway can be sent: a KWD amount's last digit is always 0 on the wire.
     expect(captureCeiling(1010, 15, 10)).toBe(1160);
     expect(orderTotals({ ...auth, amount: 1010, currency: 'KWD' }, [], 15).capturable).toBe(1160);
+  });
+});
+
+describe('sentInFull', () => {
+  it('is a capture or a purchase\'s refund of the whole payment, not split: the gateway makes it of what it holds', () => {
+    const purchase = { method: 'purchase', amount: 1000 } as const;
+    const auth = { method: 'auth', amount: 1000 } as const;
+    const whole = { kind: 'refund', amount: 1000, split: null } as const;
+    expect(sentInFull(purchase, whole)).toBe(true);
+    expect(sentInFull(auth, { ...whole, kind: 'capture' })).toBe(true);
+    // Part of it, split, a void, an auth's refund (of its captures): each sent with its amount.
+    expect(sentInFull(purchase, { ...whole, amount: 999 })).toBe(false);
+    expect(sentInFull(purchase, { ...whole, split: [{ subMerchantId: 's', amount: 1000 }] })).toBe(false);
+    expect(sentInFull(purchase, { ...whole, kind: 'void' })).toBe(false);
+    expect(sentInFull(auth, whole)).toBe(false);
   });
 });
 

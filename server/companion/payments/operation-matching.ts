@@ -8,7 +8,8 @@
  * for a newer reservation.
  */
 import type { OrderOperation } from '@payform/gateway';
-import type { Operation } from '../../ledger/index.js';
+import { sentInFull } from '../../ledger/index.js';
+import type { Operation, Payment } from '../../ledger/index.js';
 import { gatewayTime } from './gateway-time.js';
 
 /**
@@ -24,7 +25,7 @@ export interface OperationMatches {
   readonly settling: ReadonlyMap<string, OrderOperation>;
   /**
    * Pending reservations the gateway may be showing: matched ones, and those for which an entry
-   * of the same kind and amount is left over. None of them may be given up as never sent.
+   * that fits them (fitsReservation) is left over. None of them may be given up as never sent.
    */
   readonly shown: ReadonlySet<string>;
   /** The gateway's entries no operation of the ledger's pairs with: made elsewhere, or late. */
@@ -37,8 +38,18 @@ export interface OperationMatches {
   readonly predated: ReadonlyMap<string, number>;
 }
 
-/** `operations` in the order the ledger made them; `entries` as the gateway listed them. */
-export function matchOperations(operations: readonly Operation[], entries: readonly OrderOperation[]): OperationMatches {
+/**
+ * Whether an entry of the gateway's may be a reservation's by kind and amount: its own amount, or
+ * for one sent in the full form (the whole payment), any less — the gateway makes that of what it
+ * holds, less than the ledger reserved when an operation made at the gateway never reached it.
+ */
+export function fitsReservation(payment: Pick<Payment, 'method' | 'amount'>, operation: Operation, kind: string, amount: number | undefined): boolean {
+  if (operation.kind !== kind || amount === undefined) return false;
+  return amount === operation.amount || (amount < operation.amount && sentInFull(payment, operation));
+}
+
+/** `operations` in the order the ledger made them; `entries` as the gateway listed them; `payment` theirs. */
+export function matchOperations(payment: Pick<Payment, 'method' | 'amount'>, operations: readonly Operation[], entries: readonly OrderOperation[]): OperationMatches {
   const owners = new Map(operations.flatMap((operation) => (operation.operationId ? [[operation.operationId, operation] as const] : [])));
   const paired = new Map<string, OrderOperation>();
   const left: OrderOperation[] = [];
@@ -50,6 +61,14 @@ export function matchOperations(operations: readonly Operation[], entries: reado
   for (const operation of operations) {
     if (paired.has(operation.id) || !mayBeAtGateway(operation)) continue;
     const index = left.findIndex((entry) => entry.method === operation.kind && entry.amount === operation.amount && mayBe(operation, entry));
+    if (index >= 0) paired.set(operation.id, left.splice(index, 1)[0]!);
+  }
+  // Then a pending reservation of the whole payment, left unpaired by its amount, takes the
+  // latest entry of its kind for less that fits (its own amounts paired first): nothing of its
+  // kind can follow it, as it took all there was, while a portal's refund before it may be listed.
+  for (const operation of operations) {
+    if (paired.has(operation.id) || operation.status !== 'pending') continue;
+    const index = left.findLastIndex((entry) => entry.amount !== operation.amount && fitsReservation(payment, operation, entry.method, entry.amount) && mayBe(operation, entry));
     if (index >= 0) paired.set(operation.id, left.splice(index, 1)[0]!);
   }
   const pending = operations.filter((operation) => operation.status === 'pending');
@@ -67,7 +86,7 @@ export function matchOperations(operations: readonly Operation[], entries: reado
   );
   const shown = new Set(
     pending
-      .filter((operation) => settling.has(operation.id) || left.some((entry) => entry.method === operation.kind && entry.amount === operation.amount))
+      .filter((operation) => settling.has(operation.id) || left.some((entry) => fitsReservation(payment, operation, entry.method, entry.amount)))
       .map((operation) => operation.id),
   );
   return { settling, shown, unpaired: left, predated };

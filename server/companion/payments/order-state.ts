@@ -10,7 +10,7 @@ import { NEVER_REACHED } from '../../ledger/index.js';
 import type { Ledger, Payment, Operation } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
 import { isGatewayUnreachable } from './gateway-unreachable.js';
-import { matchOperations } from './operation-matching.js';
+import { fitsReservation, matchOperations } from './operation-matching.js';
 import type { Logger } from '../log/logger.js';
 import type { ChangeSource, PaymentReactions } from './reactions.js';
 
@@ -85,7 +85,7 @@ export class OrderStateSync {
     const counted = payment.absentReads > 0 || payment.unsentAt !== null;
     if (counted && (payment.status === 'init' || payment.status === 'pending')) await ledger.clearAbsentPayment(orderId);
     const { payment: updated, advanced } = await this.#applyPayment(payment, entries, source);
-    const { shown, neverSent } = await this.#settleOperations(orderId, entries, source, readAt);
+    const { shown, neverSent } = await this.#settleOperations(updated, entries, source, readAt);
     return { found: true, entries, payment: updated, advanced, shown, neverSent };
   }
 
@@ -133,16 +133,17 @@ export class OrderStateSync {
    * and time: see operation-matching.ts) and take what the gateway says of them. Returns the
    * reservations the gateway may be showing.
    */
-  async #settleOperations(orderId: string, entries: readonly OrderOperation[], source: ChangeSource, readAt: number): Promise<{ shown: ReadonlySet<string>; neverSent: ReadonlySet<string> }> {
+  async #settleOperations(payment: Payment, entries: readonly OrderOperation[], source: ChangeSource, readAt: number): Promise<{ shown: ReadonlySet<string>; neverSent: ReadonlySet<string> }> {
     const { ledger, reactions } = this.#deps;
+    const { orderId } = payment;
     const operations = await ledger.listOperations(orderId);
-    const { settling, shown, unpaired, predated } = matchOperations(operations, entries);
+    const { settling, shown, unpaired, predated } = matchOperations(payment, operations, entries);
     for (const [id, byMs] of predated) this.#predated(orderId, id, byMs);
     for (const [id, entry] of settling) {
       const settled = await ledger.settleOperation(id, operationResult(entry));
       if (settled.progress === 'advanced') await reactions.operationAdvanced(settled.operation, source);
     }
-    await this.#recordLateOperations(orderId, operations.filter((operation) => !settling.has(operation.id)), entries, unpaired, source);
+    await this.#recordLateOperations(payment, operations.filter((operation) => !settling.has(operation.id)), entries, unpaired, source);
     const neverSent = new Set<string>();
     for (const operation of operations.filter((candidate) => candidate.status === 'pending' && !settling.has(candidate.id))) {
       if (shown.has(operation.id)) await ledger.clearAbsentOperation(operation.id);
@@ -158,13 +159,14 @@ export class OrderStateSync {
    * the merchant was told it never happened, and may have made it again. `operations`: the
    * order's, but those this read settles.
    */
-  async #recordLateOperations(orderId: string, operations: readonly Operation[], entries: readonly OrderOperation[], unpaired: readonly OrderOperation[], source: ChangeSource): Promise<void> {
+  async #recordLateOperations(payment: Payment, operations: readonly Operation[], entries: readonly OrderOperation[], unpaired: readonly OrderOperation[], source: ChangeSource): Promise<void> {
     const { ledger, reactions, logger } = this.#deps;
+    const { orderId } = payment;
     for (const entry of unpaired) {
       const result = operationResult(entry);
       const { amount } = result;
       const kind = entry.method as Operation['kind'];
-      const like = (operation: Operation) => operation.kind === kind && operation.amount === amount;
+      const like = (operation: Operation) => fitsReservation(payment, operation, kind, amount);
       // One still pending of that kind and amount may be the entry: its own settlement decides.
       if (result.status !== 'success' || amount === undefined || !operations.some((operation) => like(operation) && endedAsNeverSent(operation))) continue;
       if (operations.some((operation) => like(operation) && operation.status === 'pending')) continue;
