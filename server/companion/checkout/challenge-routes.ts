@@ -9,10 +9,13 @@
  */
 import { Hono } from 'hono';
 import { formatMinorUnits } from '@payform/gateway';
+import { BIDI_CONTROLS } from '@payform/gateway/wire';
 import type { CompanionEnv } from '../context.js';
 import { customerLanguage, customerPage, notFoundPage, sendPage } from './customer-page.js';
 import { pageWords } from './page-words.js';
 import { SESSION_ID } from './session-access.js';
+
+const DIRECTION_CONTROLS = new RegExp(BIDI_CONTROLS.source, 'gu');
 
 export function challengeRoutes(): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
@@ -29,9 +32,9 @@ export function challengeRoutes(): Hono<CompanionEnv> {
     const { confirm } = pageWords(language);
     return sendPage(c, language, {
       heading: confirm.heading,
-      // Isolated (FSI … PDI): a direction override in the merchant's text ends with it, and
-      // cannot turn the amount after it around.
-      text: `\u2068${session.description}\u2069: ${amount}. ${confirm.text}`,
+      // Isolated (FSI … PDI), its own direction controls left out (a PDI of its own would end
+      // the isolate early): an override in the merchant's text cannot turn the amount around.
+      text: `\u2068${session.description.replace(DIRECTION_CONTROLS, '')}\u2069: ${amount}. ${confirm.text}`,
       link: { href: waiting, label: confirm.link },
     });
   }));

@@ -81,13 +81,14 @@ describe('a charge of a saved card', () => {
     const stack = await open({ served: true });
     const saved = await savedCard(stack, 'cust-3ds', 'three_ds_challenge');
     // A right-to-left override in the description (a seller's title, say) would turn the amount after it around: 199.50 read 05.991.
-    const answer = await (await charge(stack, 'cust-3ds', saved.id, { ...renewal, description: 'Tea club\u202e, December' })).json();
+    // Its own PDI first would end the isolate before the override: left out of the page.
+    const answer = await (await charge(stack, 'cust-3ds', saved.id, { ...renewal, description: 'Tea club\u2069\u202e, December' })).json();
     expect(answer).toMatchObject({ status: 'action_required', challenge_url: expect.stringMatching(new RegExp(`^${stack.companionUrl}/checkout/challenge/[A-Za-z0-9_-]{43}$`)) });
     // A page first, not a redirect: a mail scanner opening the link spends nothing.
     const link = await fetch(answer.challenge_url, { redirect: 'manual' });
     expect(link.status).toBe(200);
     const text = await link.text();
-    expect(text).toContain('<p>\u2068Tea club\u202e, December\u2069: 199.50 UAH. ');
+    expect(text).toContain('<p>\u2068Tea club, December\u2069: 199.50 UAH. ');
     const challengePage = (/<a href="([^"]+)">Continue to your bank<\/a>/.exec(text)?.[1] ?? '').replaceAll('&amp;', '&');
     expect(challengePage.startsWith(stack.sandboxUrl)).toBe(true);
     expect((await fetch(challengePage)).status).toBe(200);
