@@ -107,7 +107,12 @@ describe('maskCardData', () => {
     expect(maskCardData({ field_name: 'cvn', violation: 'value 737 is not valid' })).toEqual({ field_name: 'cvn', violation: 'value [cvv] is not valid' });
     // Words that only look alike are not a mention: their numbers are kept.
     expect(maskCardData('CV20 order 1234')).toBe('CV20 order 1234');
-    for (const ordinary of ['CID 1234 for order 5678', 'SMS verification code sent to 067 123 4567', 'bytes_rcvd 1234', 'svc_v2 1234', 'Vitamin C, vol 2 of 3, 500 mg', 'Сувенір 1234']) expect(maskCardData(ordinary)).toBe(ordinary);
+    for (const ordinary of [
+      'CID 1234 for order 5678', 'SMS verification code sent to 067 123 4567', 'bytes_rcvd 1234', 'svc_v2 1234', 'Vitamin C, vol 2 of 3, 500 mg', 'Сувенір 1234',
+      // Words apart in mark-up stay apart; a social security number is no card's; "C v C" is a case's parties.
+      'Public<br>school trip, order 5678', '<td>Basic</td><td>Scan</td> order 1234', '<li>Music</li><li>Scores</li> invoice 2026 room 1402',
+      'social security number; order 4321', 'C v C [2019] EWHC 1234',
+    ]) expect(maskCardData(ordinary), ordinary).toBe(ordinary);
     expect(maskCardData('Ship to Coventry CV2 4AA, invoice 5512 of 2026')).toBe('Ship to Coventry CV2 4AA, invoice 5512 of 2026');
   });
 

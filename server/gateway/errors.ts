@@ -211,17 +211,20 @@ function maskNamed(value: unknown, named: boolean): unknown {
   return maskIn(value, named || namesCvv(typeof value === 'string' ? value : JSON.stringify(value)));
 }
 
-// `cvv`, `CVC2`, `csc`, `security code` (or number), `card verification value`, Ukrainian `код
-// безпеки`, Russian `код безопасности`, and as some forms write it: `C.V.V.`, `c v v`; `CVN`,
-// `CV2`, `CVD`, `CAV2` or `card code` with its digits, or quoted whole as a JSON key or field name
-// (alone, `CV2 4AA` is a Coventry postcode). Not an SMS's "verification code", nor `CID`, which is
-// as often a caller's or a customer's id.
+// `cvv`, `CVC2`, `csc`, `security code` (or number, but a social security number), `card
+// verification value`, Ukrainian `код безпеки`, Russian `код безопасности`, and as some forms write
+// it: `C.V.V.`, `c v v`; `CVN`, `CV2`, `CVD`, `CAV2` or `card code` with its digits, or quoted whole
+// as a JSON key or field name (alone, `CV2 4AA` is a Coventry postcode). Not an SMS's
+// "verification code", nor `CID`, which is as often a caller's or a customer's id. (`\s*(?:[:=#]\s*)?`:
+// two `\s*` around an optional mark made a run of spaces after `cv2` quadratic.)
 const CVV_MENTION =
-  /cvv|cvc|csc|security[\s_-]?(?:code|number)|card[\s_-]?verification[\s_-]?(?:value|code)|код[\s_-]?(?:безпеки|безопасности)|\bc[.\s]{1,2}v[.\s]{0,2}[vc]\b|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*[:=#]?\s*["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"/i;
+  /cvv|cvc|csc|security[\s_-]?code|(?<!social[\s_-]?)security[\s_-]?number|card[\s_-]?verification[\s_-]?(?:value|code)|код[\s_-]?(?:безпеки|безопасности)|\bc\.v\.?[vc]|\bc[\s_-]{1,2}v[\s_-]{1,2}v\b|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*(?:[:=#]\s*)?["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"/i;
 const NON_ASCII = /[^\0-\x7f]/;
 // What a reader does not see inside a word: format characters (a zero-width space in C\u200bV\u200bV),
-// marks, and tags (C<b>V</b>V).
-const UNSEEN_IN_WORDS = /[\p{Cf}\p{M}]|<[^<>]*>/gu;
+// marks, and the tags that style text (C<b>V</b>V). Any other tag breaks a line or a cell (`<br>`,
+// `</td><td>`): a space, or `Public<br>school` would read "csc".
+const UNSEEN_IN_WORDS = /[\p{Cf}\p{M}]|<\/?(?:a|abbr|b|code|em|font|i|kbd|mark|s|small|span|strong|sub|sup|u)(?![\w-])[^<>]*>/giu;
+const OTHER_TAG = /<[^<>]*>/g;
 // Cyrillic and Greek letters drawn as c and v (`СVV` with a Cyrillic С), read as those.
 const LOOK_LIKE_C = /[сСϲϹ]/g;
 const LOOK_LIKE_V = /[ѵѴν]/g;
@@ -238,7 +241,7 @@ const THREE_DIGITS = new RegExp(String.raw`${ANY_DIGIT}(?:.*?${ANY_DIGIT}){2}`, 
 function namesCvv(text: string): boolean {
   if (CVV_MENTION.test(text)) return true;
   if (!NON_ASCII.test(text) && !text.includes('<')) return false;
-  const seen = text.normalize('NFKC').replace(UNSEEN_IN_WORDS, '');
+  const seen = text.normalize('NFKC').replace(UNSEEN_IN_WORDS, '').replace(OTHER_TAG, ' ');
   return CVV_MENTION.test(seen) || CVV_MENTION.test(seen.replace(LOOK_LIKE_C, 'c').replace(LOOK_LIKE_V, 'v'));
 }
 
