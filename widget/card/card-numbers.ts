@@ -508,15 +508,18 @@ function spansIn(scanned: string): CardNumberSpan[] {
 /** Whether `text` holds a card number anywhere. */
 export const holdsCardNumber = (text: string): boolean => findCardNumbers(text).length > 0;
 
+/** A run of 15–18 digits written together: a card number with a digit or two run into it, which text keeps (ids have such runs). */
+const RUN_ON = /(?<!\d)\d{15,18}(?!\d)/g;
+
 /**
- * Whether a person's name holds a card number: as any text would, or in its digits alone however
- * they are grouped (`411111 1111111111`, `41111111 11111111`) or whatever runs into them
- * (`4111111111111111 01`), since a name has next to none.
+ * Whether a person's name holds a card number: as any text would, in its digits alone however
+ * they are grouped (`411111 1111111111`, `41111111 11111111`), or with a digit or two run into it
+ * (`40007718031337901`), since a name has next to none.
  */
 export function nameHoldsCardNumber(name: string): boolean {
   if (holdsCardNumber(name)) return true;
-  const digits = foldDigits(name).replace(/\D/g, '');
-  return holdsCardNumber(digits) || (digits.length > MIN_DIGITS && hidesCardNumber(digits));
+  const folded = foldDigits(name);
+  return holdsCardNumber(folded.replace(/\D/g, '')) || (folded.match(RUN_ON)?.some(hidesCardNumber) ?? false);
 }
 
 /** Whether `text` is one unbroken run of more than 19 digits, however written: no card number alone. */
