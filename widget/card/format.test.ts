@@ -86,10 +86,16 @@ describe('formatExpiry', () => {
     ['01/3/|', 'insertText', '01/3|', '13/|'],
     ['01/3 |', 'insertText', '01/3|', '13/|'],
     ['01/3a|', 'insertText', '01/3|', '01/3|'],
+    // Not a month padded at its first keystroke ("9" → "09/"), nor a "01/3" typed so.
+    ['09/3 |', 'insertText', '09/3|', '09/3|'],
+    ['01/2/|', 'insertText', '01/2|', '01/2|'],
     // A space typed after the month separates it, as a slash does.
     ['1 |', 'insertText', '1|', '01/|'],
     ['1 2|', 'insertText', '1 |', '01/2|'],
     [' |', 'insertText', '|', '|'],
+    ['0 |', 'insertText', '0|', '0|'],
+    ['0 1 2 9|', 'insertFromPaste', '|', '01/29|'],
+    ['1 2 2 9|', 'insertFromPaste', '|', '12/29|'],
     // Backspace over the slash takes the month's last digit and leaves the year where it is.
     ['12|29', 'deleteContentBackward', '12/|29', '1|/29'],
     ['01|29', 'deleteContentBackward', '01/|29', '0|/29'],

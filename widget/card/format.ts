@@ -75,8 +75,8 @@ export const formatNumber = (keystroke: Keystroke): Edit =>
 export const formatExpiry = (keystroke: Keystroke): Edit => {
   const { value, caret, inputType, before } = keystroke;
   // A separator typed right after the first digit of a year that padding made ("13" shown as
-  // "01/3", then "/"): the customer's month was the two digits, and stays no month.
-  const padded = inputType === 'insertText' && /^0(\d)\/(\d)$/.exec(before ?? '');
+  // "01/3" at its second keystroke, then "/"): the customer's month was the two digits, no month.
+  const padded = inputType === 'insertText' && /^0(1)\/([3-9])$/.exec(before ?? '');
   if (padded && SEPARATOR.test(value.slice(before!.length)) && caret === value.length) return { value: `${padded[1]}${padded[2]}/`, caret: 3 };
   // Backspace over the slash, a year after it: the month's last digit goes, the year stays put
   // ("12/|29" → "1|/29", not "12/9"). The month then waits for its digit, as one retyped does.
@@ -84,8 +84,9 @@ export const formatExpiry = (keystroke: Keystroke): Edit => {
   if (inputType === 'deleteContentBackward' && slash > 0 && caret === slash && value === before!.slice(0, slash) + before!.slice(slash + 1) && slash < before!.length - 1) {
     return { value: `${before!.slice(0, slash - 1)}/${before!.slice(slash + 1)}`, caret: slash - 1 };
   }
-  // A month before its separator; white space is one too when digits or nothing follow ("1 27").
-  const written = /^\s*(?:(\d*)\s*[^\d\s]|(\d+)\s+(?=\d|$))/.exec(value);
+  // A month before its separator; typed, white space is one too after a month ("1 27"; not "0 ").
+  // Pasted, "1 2 2 9" is digits spaced out, as before.
+  const written = inputType === 'insertText' ? /^\s*(?:(\d*)\s*[^\d\s]|([1-9]|\d\d)\s+(?=\d|$))/.exec(value) : /^\s*(\d*)\s*[^\d\s]/.exec(value);
   const month = written?.[1] ?? written?.[2];
   return month !== undefined && month.length < 2 && keystroke.caret < written![0].length
     ? keystroke
