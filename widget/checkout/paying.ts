@@ -1522,7 +1522,9 @@ export function reformat(form: Form, input: HTMLInputElement, { inputType, isCom
  * stays, and so does an edit in the middle (a month retyped before its year). Tab after the move
  * moves on from where focus went, as every Tab does (WCAG 2.1.1): a Tab held there, lest a Tab
  * pressed by habit skip the field, was one the customer pressed for nothing. Here, not in the
- * bundle, as `left`: a field is typed to its end after the form showed.
+ * bundle, as `left`: a field is typed to its end after the form showed. `shown`: the errors the
+ * input judged — the code's among them only when the number's brand changed, which the page is
+ * told of here too (the bundle's bytes are spent on nothing more than passing them).
  */
 export function advance(form: Form, { target, inputType }: InputEvent, { valid }: Check, shown: Partial<Record<FieldName, CheckCode>>): void {
   const input = target as HTMLInputElement;

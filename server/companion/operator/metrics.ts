@@ -71,7 +71,7 @@ export class CompanionMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.#payments = new Counter({ name: 'payform_payments_total', help: 'Payments that reached a final status, by method (purchase, auth, lookup) and outcome (success; failure, declined by the gateway; not_sent, ended without its decision; cancelled, an unpaid hosted payment cancelled)', labelNames: ['method', 'outcome'], registers });
+    this.#payments = new Counter({ name: 'payform_payments_total', help: 'Payments that reached a final status, by method (purchase, auth, lookup) and outcome (success; failure, declined by the gateway; not_sent, ended without its decision, each attempt once though its session then pays again; cancelled, an unpaid hosted payment cancelled)', labelNames: ['method', 'outcome'], registers });
     this.#gatewayCalls = new Histogram({
       name: 'payform_gateway_call_duration_seconds',
       help: 'Each HTTP attempt to the gateway, by route template and status (network, timeout when no answer came; aborted when the caller gave up first; not_gateway when what answered is not the gateway: no such path, a redirect, an HTML page)',
