@@ -314,6 +314,13 @@ describe('the journal of money moved: GET /api/movements, /api/exports/movements
     // An accountant read movements-<today>.csv as that day's journal.
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="movements-${day(now - 30 * 86_400_000)}-to-${day(now)}.csv"`);
     await response.arrayBuffer();
+    // Thirty days up to a `to`, named so; from a `from` on, to now, as before.
+    const ending = await stack.request('GET', '/api/exports/movements?to=2030-02-01T00:00:00Z', { admin: true });
+    expect(ending.headers.get('content-disposition')).toBe('attachment; filename="movements-2030-01-02-to-2030-01-31.csv"');
+    await ending.arrayBuffer();
+    const since = await stack.request('GET', '/api/exports/movements?from=2020-01-01T00:00:00Z', { admin: true });
+    expect(since.headers.get('content-disposition')).toBe('attachment; filename="movements-from-2020-01-01.csv"');
+    await since.arrayBuffer();
   });
 
   it('pages oldest first, every movement once', async () => {

@@ -98,6 +98,16 @@ const COLUMNS: readonly (readonly [string, (movement: Movement) => CsvCell])[] =
 
 export const MOVEMENT_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
 
+/**
+ * The file's name: its period as the query wrote it; the default thirty days (no `from`) as the
+ * period took them, or the file would be named for one day ("movements-<today>.csv"). With a
+ * `from` alone it runs to now, as it is named: "movements-from-<day>.csv".
+ */
+function periodName(from: string | undefined, to: string | undefined, journal: { from: number; to: number }, now: number): string {
+  if (from !== undefined) return exportName('movements', from, to, now);
+  return exportName('movements', iso(journal.from), to ?? iso(journal.to), now);
+}
+
 /** The file of the period's movements, streamed: for the bearer route and the signed link alike. */
 export function movementsCsv(c: Context<CompanionEnv>, query: { from?: number | undefined; to?: number | undefined }): Promise<Response> {
   const { ledger, clock } = c.var.services;
@@ -108,8 +118,7 @@ export function movementsCsv(c: Context<CompanionEnv>, query: { from?: number | 
       const page = await ledger.listMovements({ ...journal, limit: LARGEST_PAGE, ...(cursor !== undefined && { cursor }) });
       return { text: page.movements.map((movement) => csvLine(COLUMNS.map(([, cell]) => cell(movement)))).join(''), next: page.nextCursor };
     },
-    // An end left out is named as the period took it: the file holds thirty days, not today's.
-    name: exportName('movements', c.req.query('from') ?? iso(journal.from), c.req.query('to') ?? iso(journal.to), clock()),
+    name: periodName(c.req.query('from'), c.req.query('to'), journal, clock()),
     said: 'the movements export',
   });
 }
