@@ -470,6 +470,17 @@ describe('startCompanion', () => {
     );
   });
 
+  it('says at start, in production, that a plain-http gateway on this machine is taken for a proxy, whose pages are https', async () => {
+    const memory = memorySink();
+    const production = readCompanionConfig({ ...productionEnvironment(), PAYFORM_PUBLIC_URL: 'https://pay.shop.example' });
+    const composed = await composeCompanion(production, { logger: createLogger({ sink: memory.sink }) });
+    await composed.close();
+    // Against a sandbox, every 3-D Secure and hosted page was refused with no word at start.
+    expect(memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.startsWith('the gateway is plain http on this machine'))).toMatchObject([
+      { level: 'info', msg: expect.stringContaining('a sandbox’s plain-http pages are refused in production (run the companion in development against a sandbox)') },
+    ]);
+  });
+
   it('is alive but not ready while the ledger opens: a liveness probe must not restart a long migration', async () => {
     // A PostgreSQL server that takes the connection and says nothing: the ledger is still opening.
     const sockets: Socket[] = [];

@@ -620,9 +620,18 @@ export function starting(request: Request, basePath: string, security: Readonly<
  * production, where only https redirects are followed.
  */
 function localGatewayOrigin(baseUrl: string, production: boolean, logger: Logger): string | undefined {
-  if (production) return undefined;
   const gateway = new URL(baseUrl);
   if (!isLocalHttpGateway(gateway)) return undefined;
+  if (production) {
+    // Taken in production as a local proxy holding the TLS to the live gateway, whose pages are
+    // https. A sandbox there (its own credentials) would have every such page refused.
+    logger.info(
+      'the gateway is plain http on this machine: in production, a proxy to the live gateway, whose 3-D Secure and hosted pages are https; ' +
+        'a sandbox’s plain-http pages are refused in production (run the companion in development against a sandbox)',
+      { gateway: gateway.origin },
+    );
+    return undefined;
+  }
   logger.info('no sandbox origin set (PAYFORM_SANDBOX_ORIGIN, or the sandboxOrigin option): the gateway is on this machine, so redirects to its origin are followed', { sandboxOrigin: gateway.origin });
   return gateway.origin;
 }
