@@ -42,5 +42,8 @@ describe('repeatedKeys', () => {
     expect(repeatedKeys('{"a": 1, "\\u0061": 2, "b": {"c": 1, "c": 2}}')).toEqual(['a', 'b.c']);
     expect(repeatedKeys('{"4242424242424242": 1, "4242424242424242": 2}')).toEqual(['*']);
     expect(repeatedKeys('[{"id": 1}, {"id": 2}]')).toEqual([]);
+    // Text that is no JSON ends the walk, whatever it met: a lone minus, a string left open.
+    expect(repeatedKeys('{"a": -, "a": 1}')).toEqual(['a']);
+    expect(repeatedKeys('{"a": "open')).toEqual([]);
   });
 });

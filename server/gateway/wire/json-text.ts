@@ -61,9 +61,10 @@ export function walkJsonText(json: string, visitor: JsonTextVisitor): void {
       at = end;
     } else if (char === '-' || (char >= '0' && char <= '9')) {
       NUMBER.lastIndex = at;
-      const literal = NUMBER.exec(json)!;
-      visitor.number?.(literal, top?.inObject ? top.key : undefined, path);
-      at = NUMBER.lastIndex;
+      const literal = NUMBER.exec(json);
+      // A `-` with no digit after it (no JSON) would be read again for ever: stepped over.
+      if (literal) visitor.number?.(literal, top?.inObject ? top.key : undefined, path);
+      at = literal ? NUMBER.lastIndex : at + 1;
     } else {
       at += 1; // whitespace, true, false, null
     }
