@@ -36,7 +36,8 @@ export function testProjectCredentials(env: Readonly<Record<string, string | und
   // The prefixed name wins; the unprefixed one of 0.2 is the fallback (the companion warns of it).
   const pick = (name: string, fallback: string) => env[`PAYFORM_${name}`]?.trim() || env[name]?.trim() || fallback;
   return {
-    posId: pick('GATEWAY_POS_ID', TEST_PROJECT_DEFAULTS.posId),
+    // A UUID in any case is the same id; requests' are read in lower case, so this one is too.
+    posId: pick('GATEWAY_POS_ID', TEST_PROJECT_DEFAULTS.posId).toLowerCase(),
     apiKey: pick('GATEWAY_API_KEY', TEST_PROJECT_DEFAULTS.apiKey),
     apiSecret: pick('GATEWAY_API_SECRET', TEST_PROJECT_DEFAULTS.apiSecret),
     endpointsKey: pick('GATEWAY_ENDPOINTS_KEY', TEST_PROJECT_DEFAULTS.endpointsKey),

@@ -257,6 +257,29 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
     expect(wrong.stderr).toContain('payform-sandbox: PAYFORM_GATEWAY_POS_ID must be a UUID (the project\'s id), not "nope"');
   });
 
+  it('refuses credentials no request could carry, naming each variable and not the secret, exit code 2', async () => {
+    const wrong = await finished(start(['--port', '0'], { PAYFORM_GATEWAY_API_KEY: 'shop:key', PAYFORM_GATEWAY_API_SECRET: 'a secret of the shop 32 bytes ok' }));
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('PAYFORM_GATEWAY_API_KEY must not hold whitespace or a colon: requests send it in X-API-AUTH: CPAY <API key>:<API secret>');
+    expect(wrong.stderr).toContain('PAYFORM_GATEWAY_API_SECRET must not hold whitespace');
+    expect(wrong.stderr).not.toContain('a secret of the shop');
+  });
+
+  it('reads a project id given in upper case as the same id: printed, and its requests answered, in lower case', async () => {
+    const child = start([], { PAYFORM_GATEWAY_POS_ID: '5D1C2A8E-3F47-4B6A-9E0D-7C4B2F8A6E15' });
+    try {
+      const { url, output } = await listening(child);
+      expect(output()).toContain('PAYFORM_GATEWAY_POS_ID=5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15\n');
+      for (const posId of ['5D1C2A8E-3F47-4B6A-9E0D-7C4B2F8A6E15', '5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15']) {
+        const accounts = await fetch(`${url}/api/v1/balances/pos/${posId}/accounts`, { headers: { 'X-API-AUTH': 'CPAY sandbox-test-api-key:sandbox-test-api-secret-32-bytes' } });
+        expect(accounts.status).toBe(200);
+      }
+      expect(await stop(child)).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
   it('prints its usage with --help and exits 0', async () => {
     const help = await finished(start(['--help']));
     expect(help.code).toBe(0);

@@ -25,11 +25,10 @@ if (commandLine.kind === 'wrong') refuse(commandLine.problems);
 const options = commandLine.options;
 
 // The sandbox itself is loaded only to run it: --help, --version and a wrong flag answer without it.
-const [{ serve }, { createSandbox }, { ProjectsFileError, readProjectsFile }, { Uuid }, { TEST_PROJECT_DEFAULTS, testProjectCredentials }] = await Promise.all([
+const [{ serve }, { createSandbox }, { credentialProblems, ProjectsFileError, readProjectsFile }, { TEST_PROJECT_DEFAULTS, testProjectCredentials }] = await Promise.all([
   import('@hono/node-server'),
   import('./app.js'),
   import('./projects-file.js'),
-  import('@payform/gateway/wire'),
   import('@payform/gateway/testing'),
 ]);
 
@@ -38,10 +37,13 @@ for (const name of LEGACY_CREDENTIAL_VARIABLES) {
   if (process.env[name]?.trim() && !process.env[`PAYFORM_${name}`]?.trim()) console.error(`payform-sandbox: ${name} is deprecated: name it PAYFORM_${name}`);
 }
 
-// The companion refuses a project id that is not a UUID: printed for it, it would only fail there.
-// A projects file's projects carry their own (checked with the file).
-const { posId } = testProjectCredentials(process.env);
-if (!options.projectsFile && !Uuid.safeParse(posId).success) refuse([`PAYFORM_GATEWAY_POS_ID must be a UUID (the project's id), not ${JSON.stringify(posId)}`]);
+// The test project's credentials are held to a projects file's rules: printed for the companion, a
+// wrong one would only fail there, or answer its every request 401. A projects file's projects
+// carry their own (checked with the file).
+if (!options.projectsFile) {
+  const problems = credentialProblems(testProjectCredentials(process.env));
+  if (problems.length > 0) refuse(problems);
+}
 
 let projects: Partial<Project>[] | undefined;
 if (options.projectsFile) {

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { describeIssues, headerCredential, parseWire, repeatedKeys, Currency, Uuid, requiredText } from '@payform/gateway/wire';
 import type { FieldIssue } from '@payform/gateway/wire';
+import type { ProjectCredentials } from '@payform/gateway/testing';
 import type { Ledger } from './balances.js';
 import type { Project } from './config.js';
 import { majorUnitsRefusal, minorAmountRefusal } from './state/amounts.js';
@@ -67,13 +68,33 @@ const credential = (inside: RegExp | undefined, holds: string) =>
       }),
     );
 
+/** What opens a project: its id and the three values its requests carry. */
+const CREDENTIALS = {
+  pos_id: Uuid,
+  api_key: credential(/[\s:]/, 'whitespace or a colon'),
+  api_secret: credential(/\s/, 'whitespace'),
+  endpoints_key: credential(undefined, ''),
+};
+
+/**
+ * The test project's credentials as the environment gives them, held to a file's rules: a key
+ * with a colon, say, would be printed for a companion whose every request the sandbox then
+ * refuses 401. Each problem names its variable; only the project's id is quoted back.
+ */
+export function credentialProblems(credentials: ProjectCredentials): string[] {
+  const given = { pos_id: credentials.posId, api_key: credentials.apiKey, api_secret: credentials.apiSecret, endpoints_key: credentials.endpointsKey };
+  const parsed = parseWire(z.strictObject(CREDENTIALS), given);
+  if (parsed.success) return [];
+  // Each is read from the companion's name of it: pos_id from PAYFORM_GATEWAY_POS_ID.
+  return parsed.issues.map(({ field, reason }) =>
+    field === 'pos_id' ? `PAYFORM_GATEWAY_POS_ID ${reason} (the project's id), not ${JSON.stringify(given.pos_id)}` : `PAYFORM_GATEWAY_${field.toUpperCase()} ${reason}`,
+  );
+}
+
 /** A project as the file spells it; createSandbox's projects are held to the same rules under Project's names (config-check.ts). */
 export const ProjectEntry = z
   .strictObject({
-    pos_id: Uuid,
-    api_key: credential(/[\s:]/, 'whitespace or a colon'),
-    api_secret: credential(/\s/, 'whitespace'),
-    endpoints_key: credential(undefined, ''),
+    ...CREDENTIALS,
     name: requiredText(128),
     /** Currency of the project's settlement account and first terminals; default the first of `currencies`. */
     currency: Currency.optional(),
