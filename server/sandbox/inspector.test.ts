@@ -336,7 +336,7 @@ describe('the inspector page at /_sandbox', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'; connect-src 'self';/);
     const html = await answer.text();
-    expect(html).toContain('<script src="/assets/inspector.js" defer></script>');
+    expect(html).toContain('<script src="./assets/inspector.js" defer></script>');
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');

@@ -120,6 +120,25 @@ describe('hosted checkout page', () => {
     expect(await (await sandbox.app.request(challenge)).text()).toContain('This verification is already finished.');
   });
 
+  it('links its stylesheet and posts its forms under the public URL’s path, where a proxy serves the sandbox', async () => {
+    const publicUrl = 'https://proxy.example/gateway';
+    sandbox = testSandbox({ publicUrl });
+    const location = (await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project))).headers.get('location')!;
+    expect(location).toMatch(/^https:\/\/proxy\.example\/gateway\/api\/v1\/checkout\/[^/]+\/form$/);
+    // The proxy asks the sandbox for its own path; the browser resolves what the page holds against the page's URL.
+    const own = new URL(location).pathname.slice('/gateway'.length);
+    const links = async (page: string, path: string) => {
+      const html = await (await sandbox.app.request(path)).text();
+      // Its own links: not the icon (`data:,`) nor the way back to the shop.
+      return [...html.matchAll(/(?:action|href)="([^"#]+)"/g)].map(([, link]) => new URL(link!, page).href).filter((link) => !/^data:|shop\.example/.test(link));
+    };
+    expect(await links(location, own)).toEqual([`${publicUrl}/assets/sandbox.css`, location]);
+    const answer = await submit(own, card('4000000000003220'), 'https://proxy.example');
+    const challenge = answer.headers.get('location')!;
+    expect(challenge).toMatch(/^https:\/\/proxy\.example\/gateway\/3ds\//);
+    expect(await links(challenge, new URL(challenge).pathname.slice('/gateway'.length))).toEqual([`${publicUrl}/assets/sandbox.css`, challenge]);
+  });
+
   it('shows a cancelled or expired payment page as gone (410) and an unknown one as 404', async () => {
     const cancelled = await hostedCheckout();
     await sandbox.post(`/api/v1/pos/${sandbox.project.posId}/order/${cancelled.orderId}/cancel`, undefined);

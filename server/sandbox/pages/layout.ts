@@ -59,7 +59,17 @@ export async function sendPage(
   // Same-origin only: the shop never learns the checkout or challenge address, and form posts keep their Origin.
   c.header('Referrer-Policy', 'same-origin');
   c.header('Cache-Control', 'no-store');
-  return c.html(await content, options.status ?? 200);
+  // The views link the sandbox's own paths from its root (`/assets/…`, a form's own path). Behind a
+  // proxy that serves the sandbox under a path (--public-url https://host/gateway) such a link
+  // leaves it, and the form posts nowhere: each is sent relative to the page. Only the views'
+  // attributes can hold `="/`: what they show is escaped, its quotes too.
+  return c.html((await content).replaceAll('="/', `="${rootFrom(c.req.path)}`), options.status ?? 200);
+}
+
+/** The sandbox's root as a reference relative to a page at `path`: `../` from /3ds/<id>, `./` from /. */
+function rootFrom(path: string): string {
+  const depth = path.split('/').length - 2;
+  return depth > 0 ? '../'.repeat(depth) : './';
 }
 
 /** Where a customer may be sent on after result_url: any https page, or one on this machine. */
