@@ -29,6 +29,12 @@ describe('captureCeiling', () => {
     expect(captureCeiling(1010, 15, 10)).toBe(1160);
     expect(orderTotals({ ...auth, amount: 1010, currency: 'KWD' }, [], 15).capturable).toBe(1160);
   });
+
+  it('reads a percentage with more than two decimals as written, as the gateway does: 12.345 % is not 12.35 %', () => {
+    // 10000 × 1.12345 = 11234.5: the gateway takes 11234; rounded to basis points it was 11235, declined 4012.
+    expect(captureCeiling(10_000, 12.345)).toBe(11_234);
+    expect(captureCeiling(500, 28.2)).toBe(641);
+  });
 });
 
 describe('sentInFull', () => {

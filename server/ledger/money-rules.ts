@@ -2,7 +2,7 @@
 // operations. The store calls them while it holds the order's lock, so what they decide holds
 // under concurrency; pending reservations count against every limit, failures count for nothing.
 import { formatLimit, formatMinorUnits } from '@payform/gateway';
-import { wireStep } from '@payform/gateway/wire';
+import { overReserveLimit, wireStep } from '@payform/gateway/wire';
 import { OperationRefused } from './errors.js';
 import type { OperationKind, OperationStatus, OrderTotals, PaymentMethod, PaymentStatus, SplitShare } from './types.js';
 
@@ -39,8 +39,7 @@ function sum(operations: readonly MoneyOperation[], kind: OperationKind, status:
  * in whole steps the gateway can be sent (tens of fils for KWD: 1.161 KWD cannot travel, 1.160 can).
  */
 export function captureCeiling(amount: number, overCapturePercent = 0, step = 1): number {
-  const basisPoints = BigInt(Math.round(overCapturePercent * 100));
-  const over = Number((BigInt(amount) * basisPoints) / 10_000n);
+  const over = overReserveLimit(amount, overCapturePercent) - amount;
   return amount + over - (over % step);
 }
 

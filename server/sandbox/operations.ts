@@ -16,7 +16,7 @@ import type {
   CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '@payform/gateway/wire';
 import { formatMinorUnits } from '@payform/gateway';
-import { StatusCode } from '@payform/gateway/wire';
+import { overReserveLimit, StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
 import { minorUnits } from './state/amounts.js';
@@ -156,17 +156,6 @@ function perform(gateway: SimulatedGateway, cause: RequestId | undefined, target
     if (!(error instanceof Decline)) throw error;
     return record({ method, amount: 0 }, error);
   }
-}
-
-/**
- * The most a capture may take: the reserve plus the project's percentage, rounded down, in exact
- * decimal arithmetic — in floats 500 × 1.282 is 640.99…, and a capture of exactly 641 would be
- * declined. The percentage is read to ten decimals, more than any projects file writes.
- */
-function overReserveLimit(reserved: MinorUnits, percent: number): MinorUnits {
-  const scale = 10n ** 10n;
-  const scaledPercent = BigInt(percent.toFixed(10).replace('.', ''));
-  return Number((BigInt(reserved) * (100n * scale + scaledPercent)) / (100n * scale));
 }
 
 /** Capture and void act on an authorised, not yet captured or voided, auth. */

@@ -71,3 +71,15 @@ export function checkSplitAmounts(
   split?.forEach((share, index) => checkCurrencyPrecision(ctx, ['split', index, 'amount'], share.amount, currency));
   checkSplitTotal(ctx, totalField, total, split);
 }
+
+/**
+ * The most an auth of `reserved` minor units may be captured for where the project allows
+ * `percent` % over the reserve, rounded down, in exact decimal arithmetic: in floats 500 × 1.282
+ * is 640.99…, and a capture of exactly 641 would be refused. The percentage is read to ten
+ * decimals as written (12.345 is 12.345 %), so the companion offers what the gateway takes.
+ */
+export function overReserveLimit(reserved: number, percent: number): number {
+  const scale = 10n ** 10n;
+  const scaledPercent = BigInt(percent.toFixed(10).replace('.', ''));
+  return Number((BigInt(reserved) * (100n * scale + scaledPercent)) / (100n * scale));
+}
