@@ -157,6 +157,16 @@ describe('refund', () => {
     expectDeclined(await refund(orderId), '4150');
   });
 
+  it('refunds an order charged again as a recurring payment up to its first payment, and says why no further', async () => {
+    const orderId = await paid('purchase');
+    expect((await sandbox.control('POST', '/_sandbox/recurring', { order_id: orderId, amount_minor: 25_000 })).status).toBe(200);
+    const over = await refund(orderId, { refund_amount: 100.01 });
+    expectDeclined(over, '4139');
+    expect(over.status_description).toBe("Invalid amount: at most 100.00 UAH is left to refund (refunds return the order's first payment: a refund names no transaction, so its recurring charge is not refunded here)");
+    expect(await refund(orderId)).toMatchObject({ status: 'success', amount: 100 });
+    expect((await refund(orderId, { refund_amount: 1 })).status_description).toMatch(/^Invalid operation: the payment is already refunded in full \(refunds return the order's first payment/);
+  });
+
   it('refunds the capture of an auth, up to the captured amount (also beyond the reserve)', async () => {
     const orderId = await paid('auth');
     expectDeclined(await refund(orderId), '4150'); // nothing captured yet

@@ -93,13 +93,23 @@ export function refund(gateway: SimulatedGateway, cause: RequestId | undefined, 
     const refundable = refundableOf(target.order);
     const left = refundable.amount - sumAmounts(succeeded(target.order, 'refund'));
     const amount = request.refund_amount === undefined ? left : minorUnits(request.refund_amount, orderCurrency, 'refund_amount');
-    if (left <= 0) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the payment is already refunded in full');
-    if (amount > left) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${formatMinorUnits(left, orderCurrency)} is left to refund`);
+    if (left <= 0) throw new Decline(StatusCode.InvalidOperation, `Invalid operation: the payment is already refunded in full${recurringNote(target.order)}`);
+    if (amount > left) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${formatMinorUnits(left, orderCurrency)} is left to refund${recurringNote(target.order)}`);
     const shares = refundable.shares ? shareRefunds(target.order, refundable.shares, split, amount, left, orderCurrency, project) : undefined;
     if (!refundable.shares && split) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the payment is not a split payment');
     const fees = shares && split ? { fixed: 0, percent: sumAmounts(shares.map((share) => ({ amount: share.fee ?? 0 }))) } : null;
     return { method: 'refund', amount, split: shares, fees };
   });
+}
+
+/**
+ * Of an order charged again as a recurring payment: a refund names no transaction, so it returns
+ * the first payment only (docs/sandbox.md), and a refusal says so rather than leave the charges unexplained.
+ */
+function recurringNote(order: Order): string {
+  const charges = order.recurring?.charges.length ?? 0;
+  if (charges === 0) return '';
+  return ` (refunds return the order's first payment: a refund names no transaction, so its ${charges === 1 ? 'recurring charge is' : `${charges} recurring charges are`} not refunded here)`;
 }
 
 /** The order, or 404. Operations go to the project the credentials belong to. */
