@@ -718,13 +718,14 @@ const heirOf = (payer: CheckoutElement): CheckoutElement | undefined =>
 
 /**
  * A payer taken out of the page while confirming or waiting: its removal stopped its polling, so
- * its heir polls instead, holding the others. With none, an element of its session shown later
- * reads the session as a page loaded anew does (pending: it polls).
+ * its heir polls instead, holding the others. With none (the customer followed a link as it
+ * confirmed), a payer that sent a card polls on out of the page, and the document hears the end
+ * (`relay`), until an element of its session shows and reads it (`settled`). Once.
  */
 function handOver(payer: CheckoutElement): void {
-  payers.delete(payer);
+  if (!payers.delete(payer)) return;
   const heir = heirOf(payer);
-  if (!heir) return;
+  if (!heir) return void (cardSent.has(payer) && payer.poll());
   held.delete(heir);
   for (const [other, holder] of held) if (holder === payer) held.set(other, heir);
   void heir.poll();

@@ -181,6 +181,23 @@ describe('an element replaced while it pays', () => {
     expect(page.told).to.deep.equal([['pay-success', payButton]]);
   });
 
+  it('leaving while it confirms with no element of its session left, the payer confirms on: the document hears the end once', async () => {
+    const session = await createSession();
+    const form = await mount(session);
+    form.pollInterval = 50;
+    answer();
+    autofill(form, card('4000000000000119')); // pending, settled 5 s of gateway time later
+    button(form).click();
+    await waitUntil(() => message(form) === 'Confirming your payment…', 'the card payment is not pending');
+    // The customer follows a link in the shop: the page's router removes the checkout.
+    form.remove();
+    await settle();
+    await advanceGatewayClock(5);
+    await waitUntil(() => page.told.length, 'the document heard nothing of the payment');
+    await settle();
+    expect(page.told).to.deep.equal([['pay-success', document]]);
+  });
+
   it('a 3-D Secure redirect of the replaced form reaches the page through its replacement, which confirms the payment when the page stays', async () => {
     const session = await createSession();
     const redirect = stay(document);
