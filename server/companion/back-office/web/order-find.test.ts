@@ -40,6 +40,25 @@ describe('Find in the back office', () => {
     for (const id of ['INV2024.1', 'shop-1001']) expect(readFind(id, ['UAH'], 'en-GB')).toEqual({ kind: 'order', orderId: id });
   });
 
+  it('reads a mark before three digits as the page’s language does: thousands where it groups with it', () => {
+    for (const [written, locale, minor, currency] of [
+      ['KWD 1,000', 'en', 1_000_000, 'KWD'],
+      ['¥12,345', 'en', 12_345, 'JPY'],
+      ['JPY 1,000', 'en-GB', 1_000, 'JPY'],
+      ['UAH 1,000', 'en', 100_000, 'UAH'],
+      ['1.000 EUR', 'de', 100_000, 'EUR'],
+      ['KWD 10,000,017.490', 'en', 10_000_017_490, 'KWD'],
+      ['1,000,000 JPY', 'en', 1_000_000, 'JPY'],
+      // Where it is the decimal mark: three decimals.
+      ['KWD 1,000', 'uk', 1_000, 'KWD'],
+      ['KWD 1.000', 'en', 1_000, 'KWD'],
+    ] as const) {
+      expect(readFind(written, ['UAH'], locale), `${written} (${locale})`).toEqual({ kind: 'search', query: { amount: String(minor), currency }, shown: written });
+    }
+    expect(readFind('1,000', ['UAH'], 'en')).toEqual({ kind: 'search', query: { amount: '100000' }, shown: '1,000' });
+    expect(readFind('249,50', ['UAH'], 'en')).toMatchObject({ query: { amount: '24950' } });
+  });
+
   it('reads an amount without a currency in the decimals of the shop’s currencies, and asks which when they differ', () => {
     // UAH, USD and EUR share two decimals: 5.00 is 500 in each, matched in all.
     expect(readFind('5.00', ['UAH', 'USD', 'EUR'])).toEqual({ kind: 'search', query: { amount: '500' }, shown: '5.00' });

@@ -46,11 +46,15 @@ function looksLikeCardNumber(text: string): boolean {
 }
 
 /**
- * An amount typed with a decimal part or a currency: minor units and the currency it names (or
- * `usual`, the shop's, when none is typed); undefined when the text is not one. Group separators
- * (spaces, and the one of "1,249.50" or "1.249,50") are dropped; the last separator is the decimal one.
+ * An amount typed with a decimal part, a group separator or a currency: minor units and the
+ * currency it names (or `usual`, the shop's, when none is typed); undefined when the text is not
+ * one. Group separators (spaces, and the one of "1,249.50" or "1.249,50") are dropped. Of two
+ * marks the last is the decimal one, either way round; a mark given more than once groups; one
+ * mark alone before three digits groups where the page's language groups with it ("1,000" in
+ * English, "1.000" in German, as the page writes "¥12,345" and "KWD 1,000.000"), else it is the
+ * decimal one ("249,50" on an English page too).
  */
-function typedSearchAmount(text: string, usual: string): { readonly amount: number; readonly currency: string | undefined } | undefined {
+function typedSearchAmount(text: string, usual: string, locale: string): { readonly amount: number; readonly currency: string | undefined } | undefined {
   const match = AMOUNT.exec(text);
   if (!match) return undefined;
   const [, before, figure = '', after] = match;
@@ -59,14 +63,20 @@ function typedSearchAmount(text: string, usual: string): { readonly amount: numb
   // Three letters that name no currency are an id's ("INV 2024"), not money.
   if (code !== undefined && !isCurrency(code)) return undefined;
   const compact = figure.replace(/[\s\u00a0\u202f']/g, '');
-  const decimal = Math.max(compact.lastIndexOf('.'), compact.lastIndexOf(','));
-  // A whole number is an order id unless a currency says it is money.
-  if (decimal < 0 && code === undefined) return undefined;
-  const normalised = decimal < 0 ? compact : `${compact.slice(0, decimal).replace(/[.,]/g, '')}.${compact.slice(decimal + 1)}`;
+  const marks = compact.match(/[.,]/g) ?? [];
+  const last = Math.max(compact.lastIndexOf('.'), compact.lastIndexOf(','));
+  const grouping = new Set(marks).size === 1 && (marks.length > 1 || (compact.length - last === 4 && marks[0] === groupMark(locale)));
+  const decimal = grouping ? -1 : last;
+  // A whole number is an order id unless a currency or a group separator says it is money.
+  if (marks.length === 0 && code === undefined) return undefined;
+  const normalised = decimal < 0 ? compact.replace(/[.,]/g, '') : `${compact.slice(0, decimal).replace(/[.,]/g, '')}.${compact.slice(decimal + 1)}`;
   // Normalised to a point before the decimals, as English writes it, whatever the page's language.
   const amount = typedAmount(normalised, code ?? usual, 'en');
   return typeof amount === 'number' && amount > 0 ? { amount, currency: code } : undefined;
 }
+
+/** The mark `locale` groups thousands with: `,` in English, `.` in German, a space in Ukrainian. */
+const groupMark = (locale: string): string | undefined => new Intl.NumberFormat(locale).formatToParts(10_000).find((part) => part.type === 'group')?.value;
 
 /** ISO 4217 codes as the browser knows them; all three-letter words where it lists none. */
 const CURRENCIES = new Set(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : []);
@@ -121,7 +131,7 @@ export function readFind(typed: string, known: readonly string[], locale?: strin
     const currency = text.toUpperCase();
     return { kind: 'search', query: { currency }, shown: currency, orderId: text };
   }
-  const money = typedSearchAmount(withCurrencyCode(text, locale), usual);
+  const money = typedSearchAmount(withCurrencyCode(text, locale), usual, locale ?? displayLocale());
   if (money && money.currency === undefined && new Set(known.map(currencyExponent)).size > 1) return { kind: 'whichCurrency', shown: text, currencies: known };
   if (money) {
     return {
