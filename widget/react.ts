@@ -17,14 +17,13 @@ import type { PayEventMap } from './events.js';
 const event = <K extends keyof PayEventMap>(type: K) => type as EventName<PayEventMap[K]>;
 
 /**
- * `session` typed as the element takes it: a page's state holds `null` or `undefined` until its
- * server answers, and the element waits for it (`sessionWait`). @lit/react types it as the
- * property's own `string`.
+ * Props as a page's state holds them: any may be `undefined` (under exactOptionalPropertyTypes
+ * too: `endpoint={import.meta.env.VITE_PAYFORM}`), and `session` `null` until its server answers,
+ * which the element waits for (`sessionWait`). @lit/react types each as the property's own type.
  */
-type AwaitingSession<C> =
-  C extends React.ForwardRefExoticComponent<infer P>
-    ? React.ForwardRefExoticComponent<Omit<P, 'session'> & { session?: string | null | undefined }>
-    : never;
+type PageProps<P> = { [K in keyof Omit<P, 'session'>]?: P[K] | undefined } & { session?: string | null | undefined };
+
+type Component<C> = C extends React.ForwardRefExoticComponent<infer P> ? React.ForwardRefExoticComponent<PageProps<P>> : never;
 
 const buttonEvents = {
   onPayReady: event('pay-ready'),
@@ -34,26 +33,39 @@ const buttonEvents = {
   onPayError: event('pay-error'),
 };
 
-const payForm = createComponent({
-  tagName: 'pay-form',
-  elementClass: PayFormElement,
-  react: React,
-  events: {
-    ...buttonEvents,
-    onPayChange: event('pay-change'),
-    onPayBrandChange: event('pay-brand-change'),
-    onPaySubmit: event('pay-submit'),
-  },
-  displayName: 'PayForm',
-});
+const formEvents = {
+  ...buttonEvents,
+  onPayChange: event('pay-change'),
+  onPayBrandChange: event('pay-brand-change'),
+  onPaySubmit: event('pay-submit'),
+};
 
-const payButton = createComponent({
-  tagName: 'pay-button',
-  elementClass: PayButtonElement,
-  react: React,
-  events: buttonEvents,
-  displayName: 'PayButton',
-});
+/**
+ * `component` with its `onPay…` props heard while it is mounted only. @lit/react leaves its
+ * listeners on an element React removed: a payment that ends after the customer followed a link
+ * would run the checkout's `onPaySuccess` (a `navigate('/thanks')`) on the page they went to. Its
+ * end reaches `document` (docs/widget.md).
+ */
+function whileMounted<C>(component: C, events: Record<string, unknown>, displayName: string): Component<C> {
+  const wrapped = React.forwardRef<unknown, Record<string, unknown>>((props, ref) => {
+    const mounted = React.useRef(false);
+    React.useLayoutEffect(() => {
+      mounted.current = true;
+      return () => void (mounted.current = false);
+    }, []);
+    const guarded: Record<string, unknown> = { ...props, ref };
+    for (const name of Object.keys(events)) {
+      const handler = props[name];
+      if (typeof handler === 'function') guarded[name] = (event: Event) => mounted.current && handler(event);
+    }
+    return React.createElement(component as React.ElementType, guarded);
+  });
+  wrapped.displayName = displayName;
+  return wrapped as Component<C>;
+}
 
-export const PayForm = payForm as AwaitingSession<typeof payForm>;
-export const PayButton = payButton as AwaitingSession<typeof payButton>;
+const payForm = createComponent({ tagName: 'pay-form', elementClass: PayFormElement, react: React, events: formEvents, displayName: 'PayFormElement' });
+const payButton = createComponent({ tagName: 'pay-button', elementClass: PayButtonElement, react: React, events: buttonEvents, displayName: 'PayButtonElement' });
+
+export const PayForm = whileMounted(payForm, formEvents, 'PayForm');
+export const PayButton = whileMounted(payButton, buttonEvents, 'PayButton');

@@ -164,6 +164,18 @@ describe('a merchant’s page served by Vite, paid in Chromium', () => {
     });
   });
 
+  it('PayForm unmounted as it pays (the customer follows a link): its onPaySuccess stays silent, the document hears the end once', async () => {
+    const session = await openSession();
+    await onPage(async (page) => {
+      await page.goto(merchantPage('/react.html', session.id, { leave: '1' }));
+      // Pending at first, then paid by webhook: the form is gone before either.
+      await pay(page, '4000 0000 0000 0119');
+      await expectPage(page.getByRole('heading', { name: 'Another page' })).toBeVisible();
+      await expect.poll(() => orderStatus(session.order_id), { timeout: 20_000 }).toBe('success');
+      await expectPage(page.locator('#told')).toHaveText(JSON.stringify({ prop: [], document: [session.order_id] }), { timeout: 20_000 });
+    });
+  });
+
   // The shop's return page is on its own origin: the sandbox's challenge form, the companion's
   // result_url and the shop's page make a chain of redirects across three origins.
   it('3-D Secure: the sandbox’s challenge page, then back to the shop’s page, the order paid', async () => {

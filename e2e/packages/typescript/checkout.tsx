@@ -25,3 +25,8 @@ export function PlaceOrder({ sessionId }: { sessionId: string }) {
     </>
   );
 }
+
+/** Settings handed on as the page has them, undefined until known: under exactOptionalPropertyTypes. */
+export function Configured({ endpoint, poll }: { endpoint?: string | undefined; poll?: number | undefined }) {
+  return <PayForm session={null} endpoint={endpoint} pollInterval={poll} />;
+}
