@@ -150,6 +150,21 @@ describe('maskFreeText', () => {
     expect(maskFreeText(text)).toBe(masked);
   });
 
+  it.each([
+    ['4242424242424242|12|2030|987', '[card number]|12|[cvv]|[cvv]'],
+    ['Card 4242 4242 4242 4242 12/30 987', 'Card [card number] 12/30 [cvv]'],
+    ['4242424242424242 1230 987', '[card number] [cvv] [cvv]'],
+    ['Card 4242 4242 4242 4242, exp 12/30, 987', 'Card [card number], exp 12/30, [cvv]'],
+    ['4242 4242 4242 4242 valid thru 12/30 987 thanks, room 1402', '[card number] valid thru 12/30 [cvv] thanks, room 1402'],
+    ['КВВ 987', 'КВВ [cvv]'],
+  ])('masks a short run written after a card number as a card dump does, unnamed: %s', (text, masked) => {
+    expect(maskFreeText(text)).toBe(masked);
+  });
+
+  it('masks a card dump echoed by the gateway as in free text: the code after the number, unnamed', () => {
+    expect(maskCardData({ description: '4242424242424242|12|30|987', order_id: 'order 1234' })).toEqual({ description: '[card number]|12|30|[cvv]', order_id: 'order 1234' });
+  });
+
   it('keeps a text that names no CVV as written, card numbers aside', () => {
     expect(maskFreeText('Invoice 4711, room 1402, 2026-11-29')).toBe('Invoice 4711, room 1402, 2026-11-29');
     expect(maskFreeText('Order 4242 4242 4242 4242, room 1402')).toBe('Order [card number], room 1402');

@@ -218,7 +218,7 @@ function maskNamed(value: unknown, named: boolean): unknown {
 // "verification code", nor `CID`, which is as often a caller's or a customer's id. (`\s*(?:[:=#]\s*)?`:
 // two `\s*` around an optional mark made a run of spaces after `cv2` quadratic.)
 const CVV_MENTION =
-  /cvv|cvc|csc|security[\s_-]?code|(?<!social[\s_-]?)security[\s_-]?number|card[\s_-]?verification[\s_-]?(?:value|code)|код[\s_-]?(?:безпеки|безопасности)|\bc\.v\.?[vc]|\bc[\s_-]{1,2}v[\s_-]{1,2}v\b|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*(?:[:=#]\s*)?["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"/i;
+  /cvv|cvc|csc|security[\s_-]?code|(?<!social[\s_-]?)security[\s_-]?number|card[\s_-]?verification[\s_-]?(?:value|code)|код[\s_-]?(?:безпеки|безопасности)|квв|\bc\.v\.?[vc]|\bc[\s_-]{1,2}v[\s_-]{1,2}v\b|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*(?:[:=#]\s*)?["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"/i;
 const NON_ASCII = /[^\0-\x7f]/;
 // What a reader does not see inside a word: format characters (a zero-width space in C\u200bV\u200bV),
 // marks, and the tags that style text (C<b>V</b>V). Any other tag breaks a line or a cell (`<br>`,
@@ -278,16 +278,39 @@ const DATE_OR_TIME =
 export function maskFreeText(text: string): string {
   if (!THREE_DIGITS.test(text)) return text;
   const masked = maskCardNumbers(text, CARD_NUMBER_MASK);
-  if (!namesCvv(masked)) return masked;
+  const named = namesCvv(masked);
+  if (!named && !masked.includes(CARD_NUMBER_MASK)) return masked;
   const kept = [...masked.matchAll(DATE_OR_TIME)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
-  return masked.replace(SHORT_CODE, (run: string, start: number) => (kept.some((span) => start >= span.start && start + run.length <= span.end) ? run : '[cvv]'));
+  return masked.replace(SHORT_CODE, (run: string, start: number) =>
+    kept.some((span) => start >= span.start && start + run.length <= span.end) || !(named || followsCardNumber(masked, start)) ? run : '[cvv]',
+  );
+}
+
+/** How far after a card number a short run may stand and still be read as its code. */
+const CARD_DUMP_REACH = 24;
+/** What may stand between a card number and its code in a dump: an expiry's label and figures, marks, spaces. */
+const CARD_DUMP_GAP = /^(?:[^\p{L}]|exp(?:iry|ires|iration)?(?:\s*date)?|valid\s*(?:thru|through|till|until)|mm|yy(?:yy)?)*$/iu;
+
+/**
+ * Whether the 3–4-digit run at `start` follows a card number as its code does in a card dump
+ * (`4242… 12/30 987`, `…|12|2030|987`, `…, exp 12/30, 987`): with no word between them but an
+ * expiry's, whether or not the text says CVV. Stored, it would be a security code kept; a number
+ * after a word ("…, room 1402") is the text's own.
+ */
+function followsCardNumber(masked: string, start: number): boolean {
+  const end = masked.lastIndexOf(CARD_NUMBER_MASK, start);
+  if (end < 0) return false;
+  const gap = masked.slice(end + CARD_NUMBER_MASK.length, start);
+  return gap.length <= CARD_DUMP_REACH && CARD_DUMP_GAP.test(gap);
 }
 
 function maskText(text: string, mentionsCvv: boolean): string {
   // Most text (names, statuses, URLs' words) has no run to mask: skip the replacing.
   if (!THREE_DIGITS.test(text)) return text;
   const masked = maskCardNumbers(text, CARD_NUMBER_MASK);
-  return mentionsCvv ? masked.replace(SHORT_CODE, '[cvv]') : masked;
+  if (mentionsCvv) return masked.replace(SHORT_CODE, '[cvv]');
+  // A card dump's code, unnamed (`maskFreeText`).
+  return masked.includes(CARD_NUMBER_MASK) ? masked.replace(SHORT_CODE, (run: string, start: number) => (followsCardNumber(masked, start) ? '[cvv]' : run)) : masked;
 }
 
 function maskIn(value: unknown, mentionsCvv: boolean): unknown {
