@@ -144,6 +144,13 @@ describe('projects file', () => {
         'projects: appears twice in its object, and JSON keeps only the last: remove one',
         'projects: must list at least one project',
       ]);
+
+      // 1500.00 reads as 1500: fifteen hryvnias where fifteen hundred were meant.
+      const written = join(directory, 'written.json');
+      const account = '{"id": "6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10", "name": "Main", "currency": "UAH", "opening_balance_minor": 1500.00}';
+      await writeFile(written, `{"projects": [{${entry}, "accounts": [${account}]}]}`, 'utf8');
+      const refused = (await readProjectsFile(written).catch((caught: unknown) => caught)) as ProjectsFileError;
+      expect(refused.issues.map(({ field, reason }) => `${field}: ${reason.slice(0, 60)}`)).toEqual(['projects[0].accounts[0].opening_balance_minor: must be written as a whole number of minor units, without a ']);
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

@@ -8,8 +8,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { describeIssues, headerCredential, parseWire, repeatedKeys, Currency, Uuid, requiredText } from '@payform/gateway/wire';
-import type { FieldIssue } from '@payform/gateway/wire';
+import { amountsWrittenAsDecimals, describeIssues, headerCredential, parseWire, repeatedKeys, Currency, Uuid, requiredText } from '@payform/gateway/wire';
+import type { FieldIssue, MinorUnitFields } from '@payform/gateway/wire';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import type { Ledger } from './balances.js';
 import type { Project } from './config.js';
@@ -118,6 +118,9 @@ const ProjectsFile = z
   .strictObject({ projects: z.array(ProjectEntry).min(1, { error: 'must list at least one project' }) })
   .check(z.superRefine(distinctProjects, EVERY_PROBLEM));
 
+/** The file's amounts in minor units (`opening_balance_minor`), wherever they stand. */
+const MINOR_UNITS: MinorUnitFields = { key: /_minor$/, at: () => true };
+
 /** The file could not be used; `issues` names every wrong entry. */
 export class ProjectsFileError extends Error {
   override readonly name = 'ProjectsFileError';
@@ -147,7 +150,8 @@ export async function readProjectsFile(path: string): Promise<Partial<Project>[]
     throw new ProjectsFileError(path, [{ field: '', reason: `is not JSON: ${(error as Error).message}` }]);
   }
   const duplicates = repeatedKeys(text).map((field) => ({ field, reason: 'appears twice in its object, and JSON keeps only the last: remove one' }));
-  return projectsOf(json, path, duplicates);
+  // `"opening_balance_minor": 1500.00` reads as 1500: 15.00 UAH where 1500 UAH was meant.
+  return projectsOf(json, path, [...duplicates, ...amountsWrittenAsDecimals(text, MINOR_UNITS)]);
 }
 
 /** The projects of a parsed file, as SandboxConfig.projects takes them. */

@@ -373,12 +373,20 @@ describe('receipts', () => {
     expect(await refusal('/_sandbox/credits', { order_id: 'fils', amount_minor: 1005, currency: 'KWD' })).toContain('amount_minor: must be a multiple of 10 minor units');
     expect(await refusal('/_sandbox/credits', { order_id: 'zero', amount_minor: 0, currency: 'UAH' })).toContain('amount_minor: must be greater than 0');
     expect(await refusal('/_sandbox/credits', { order_id: 'half', amount_minor: 10.5, currency: 'UAH' })).toContain('amount_minor: must be an integer number of minor units');
+    // Written with a point or an exponent, a whole number read as such was minor units nobody meant (10.00 UAH as 0.10).
+    for (const written of ['10.00', '1e3', '1.0000000000000001']) {
+      const answer = await sandbox.app.request('/_sandbox/credits', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: `{"order_id":"written","amount_minor":${written},"currency":"UAH"}` });
+      expect(answer.status, written).toBe(400);
+      expect(((await answer.json()) as { message: string }).message, written).toMatch(/^Invalid request: amount_minor: must be (?:written as )?a whole number of minor units/);
+    }
     const purchase = await pay();
+    const recurring = await sandbox.app.request('/_sandbox/recurring', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: `{"order_id":"${String(purchase.order_id)}","amount_minor":350.0}` });
+    expect(recurring.status).toBe(400);
     expect(await refusal('/_sandbox/recurring', { order_id: purchase.order_id, amount: 3.5 })).toContain('amount_minor: 350 for 3.50 UAH');
     // An order it cannot find gives no currency to say the amount in.
     expect(await refusal('/_sandbox/recurring', { order_id: 'nowhere', amount: 3.5 })).toMatch(/send amount_minor, in integer minor units$/);
     // Nothing refused was made.
-    for (const orderId of ['old', 'fils', 'zero', 'half']) expect((await sandbox.get(`${pos()}/orders/${orderId}`)).status).toBe(404);
+    for (const orderId of ['old', 'fils', 'zero', 'half', 'written']) expect((await sandbox.get(`${pos()}/orders/${orderId}`)).status).toBe(404);
     expect(await sandbox.getJson<Json[]>(`${pos()}/orders/${String(purchase.order_id)}`)).toHaveLength(1);
 
     const credit = (await (await sandbox.control('POST', '/_sandbox/credits', { order_id: 'kwd', amount_minor: 1230, currency: 'KWD' })).json()) as Json;

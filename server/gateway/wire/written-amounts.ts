@@ -53,6 +53,15 @@ function writtenDecimals(fraction: string | undefined, exponent: string | undefi
   return Math.max(0, (fraction?.length ?? 0) - Number(exponent ?? 0));
 }
 
+/** Where a JSON text's amounts in minor units are: the keys they have (a quick look), then their paths. */
+export interface MinorUnitFields {
+  readonly key: RegExp;
+  readonly at: (path: readonly PropertyKey[]) => boolean;
+}
+
+/** A merchant API request's: its own `amount`, `charge_amount` and `refund_amount`, and a split share's. */
+const REQUEST_AMOUNTS: MinorUnitFields = { key: AMOUNT_KEY, at: isAmountField };
+
 /** A number literal with a decimal point or an exponent. */
 const MAYBE_DECIMAL = /[:,[]\s*-?\d+[.eE]/;
 const LITERAL = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
@@ -69,12 +78,12 @@ const WRITTEN_DECIMAL = 'must be written as a whole number of minor units, witho
  * parsing (249.5) is the schema's to refuse, in the currency's words. Text that is no JSON has
  * none: its parser's refusal says what is wrong with it.
  */
-export function amountsWrittenAsDecimals(json: string): FieldIssue[] {
+export function amountsWrittenAsDecimals(json: string, amountsAt: MinorUnitFields = REQUEST_AMOUNTS): FieldIssue[] {
   if (!MAYBE_DECIMAL.test(json) || !isJson(json)) return [];
   const issues: FieldIssue[] = [];
   walkJsonText(json, {
     number(literal, key, path) {
-      if (hasAmountName(key) && /[.eE]/.test(literal[0]) && Number.isInteger(Number(literal[0])) && isAmountField(path())) {
+      if (typeof key === 'string' && amountsAt.key.test(key) && /[.eE]/.test(literal[0]) && Number.isInteger(Number(literal[0])) && amountsAt.at(path())) {
         issues.push({ field: fieldPath(path()), reason: isWholeAsWritten(literal[0]) ? WRITTEN_DECIMAL : ROUNDED_AWAY });
       }
     },

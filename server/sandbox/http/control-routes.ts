@@ -21,6 +21,7 @@ import { Hono } from 'hono';
 import { formatMinorUnits, readWebhookEvent } from '@payform/gateway';
 import * as z from 'zod';
 import { Currency, Method, OrderId, Status, StatusCode, Url, Uuid, formatTimestamp, requiredText } from '@payform/gateway/wire';
+import type { MinorUnitFields } from '@payform/gateway/wire';
 import { accountsOf, terminalsOf } from '../balances.js';
 import type { Project } from '../config.js';
 import { FaultSettings } from '../faults.js';
@@ -61,6 +62,9 @@ const CreditCommand = z.strictObject({
 });
 
 const RecurringCommand = z.strictObject({ pos_id: Uuid.optional(), order_id: OrderId, amount_minor: z.number().optional() });
+
+/** A command's amount in minor units, written whole: `10.00` is refused, not read as 10. */
+const AMOUNT_MINOR: MinorUnitFields = { key: /^amount_minor$/, at: (path) => path.length === 1 };
 
 /**
  * Reads a command whose amount is `amount_minor`. An `amount` in it is 0.2's major units: its
@@ -203,7 +207,7 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
   });
 
   control.post('/credits', async (c) => {
-    const command = readAmountCommand(CreditCommand, await readJsonBody(c), (body) => String(body.currency ?? ''));
+    const command = readAmountCommand(CreditCommand, await readJsonBody(c, { minorUnits: AMOUNT_MINOR }), (body) => String(body.currency ?? ''));
     const project = projectOf(command.pos_id);
     // A currency the project has not enabled is refused by the API: no credit in it either.
     const currencyRefused = currencyIssues(project, command.currency);
@@ -214,7 +218,7 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
   });
 
   control.post('/recurring', async (c) => {
-    const body = await readJsonBody(c);
+    const body = await readJsonBody(c, { minorUnits: AMOUNT_MINOR });
     // Where the order cannot be found yet, an amount in major units is named without its currency.
     const currencyOf = (fields: Record<string, unknown>) =>
       gateway.store.order(typeof fields.pos_id === 'string' ? fields.pos_id : gateway.defaultProject.posId, String(fields.order_id))?.payment.currency ?? '';

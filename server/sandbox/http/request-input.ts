@@ -9,8 +9,8 @@
  */
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import { overPreciseAmounts, parseWire, repeatedKeys } from '@payform/gateway/wire';
-import type { WireParse } from '@payform/gateway/wire';
+import { amountsWrittenAsDecimals, overPreciseAmounts, parseWire, repeatedKeys } from '@payform/gateway/wire';
+import type { MinorUnitFields, WireParse } from '@payform/gateway/wire';
 import { Refusal } from '../state/refusal.js';
 import type { SandboxEnv } from './env.js';
 import { readLeniently } from './leniency.js';
@@ -34,7 +34,7 @@ function isUtf8(bytes: Uint8Array): boolean {
 const REPEATED = 'is given more than once in its object: JSON readers keep one of them, not all the same one; send it once';
 
 /** The JSON body; `optional` lets an empty body through as `{}` (control-plane commands). */
-export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?: boolean } = {}): Promise<unknown> {
+export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?: boolean; minorUnits?: MinorUnitFields } = {}): Promise<unknown> {
   // The bytes, read first: read as text first, Hono's body cache would make them again from its U+FFFDs.
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   const text = UTF8.decode(bytes);
@@ -62,6 +62,9 @@ export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?:
   // twice would move one of them: refused in every mode, as a money-moving tolerance is.
   const repeated = repeatedKeys(text);
   if (repeated.length > 0) throw Refusal.invalid(repeated.map((field) => ({ field, reason: REPEATED })));
+  // `10.00` reads as 10: minor units nobody meant (0.10 UAH of a credit meant as ten hryvnias).
+  const decimals = options.minorUnits ? amountsWrittenAsDecimals(text, options.minorUnits) : [];
+  if (decimals.length > 0) throw Refusal.invalid(decimals);
   c.set('jsonBody', body);
   c.set('overPrecise', overPreciseAmounts(text));
   return body;
