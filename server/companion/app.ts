@@ -158,7 +158,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
       perClient: new RateLimiter(options.rateLimits.perClient, options.rateLimits.windowMs, clock),
     },
     wrongAdminTokens: new RateLimiter(options.rateLimits.wrongAdminTokens, options.rateLimits.windowMs, clock),
-    tokenHolders: new TokenHolders(),
+    tokenHolders: new TokenHolders(ledger, (error) => logger.debug('the clients that hold the admin token could not be read or kept in the ledger', { err: error })),
     metrics,
     outage,
     readiness,

@@ -75,6 +75,29 @@ export async function recordAdminTokenCheck(ctx: LedgerContext, check: string): 
   return before.value;
 }
 
+/** A client that sent the right admin or metrics token: its key, under this prefix, holds when (ms, 13 digits). */
+const TOKEN_HOLDER = 'token_holder:';
+/** How long a client that sent the right token keeps passing a stranger's lockout of its address. */
+export const TOKEN_HOLDER_KEPT_MS = 24 * 60 * 60_000;
+
+/**
+ * Records that `client` (a network's key, never a token) sent the right token at `at`, for every
+ * instance and start after this one; those older than a day are let go as it is written.
+ */
+export async function recordTokenHolder(ctx: LedgerContext, client: string, at: number): Promise<void> {
+  const value = String(at);
+  await ctx.db.insertInto('ledger_settings').values({ key: TOKEN_HOLDER + client, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  // Compared as text: every time since 2001 is 13 digits. Past its day, one is no longer held.
+  await ctx.db.deleteFrom('ledger_settings').where('key', 'like', `${TOKEN_HOLDER}%`).where('value', '<=', String(at - TOKEN_HOLDER_KEPT_MS)).execute();
+}
+
+/** When `client` last sent the right token as any instance recorded it, if within the day. */
+export async function tokenHolderSince(ctx: LedgerContext, client: string): Promise<number | undefined> {
+  const row = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', TOKEN_HOLDER + client).executeTakeFirst();
+  const at = row === undefined ? undefined : Number(row.value);
+  return at !== undefined && ctx.now() - at < TOKEN_HOLDER_KEPT_MS ? at : undefined;
+}
+
 const WRITE_PROBE = 'write_probe';
 
 /**
@@ -90,6 +113,6 @@ export async function probeWrite(ctx: LedgerContext): Promise<void> {
  * The settings that go with the ledger when it is copied to another database (ledger-copy.ts):
  * its name and whose payments it holds. The others are the database's own and are left to it —
  * the write probe, the session sweep's place, the online index builder's claim, the admin
- * token's check.
+ * token's check and its holders.
  */
 export const LEDGER_IDENTITY: readonly string[] = [LEDGER_ID, POINT_OF_SALE, GATEWAY];

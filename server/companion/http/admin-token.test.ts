@@ -1,8 +1,8 @@
 // The merchant API's bearer token against guessing: a client that keeps sending wrong tokens is
 // refused 429 for a while, its right guess too, and the burst is logged once; a client that sent
 // the right token before (the merchant's server, beside a stranger at its address) still passes.
-import { describe, expect, it } from 'vitest';
-import { TestClock } from '../../ledger/testing/databases.js';
+import { describe, expect, it, vi } from 'vitest';
+import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
 import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
 
 const openStack = stacksPerTest();
@@ -38,6 +38,25 @@ describe('wrong admin tokens', () => {
     expect((await orders('guess-9')).status, 'a new window').toBe(401);
     for (let guess = 0; guess < 4; guess += 1) await orders(`again-${guess}`);
     expect(warnings(), 'a new burst, a new warning').toHaveLength(2);
+  });
+
+  it('let the merchant in past a stranger’s burst after a restart or on another instance: the ledger keeps who held the token', async () => {
+    const clock = new TestClock();
+    // Over HTTP on 127.0.0.1: the merchant's server and the stranger both come from this machine.
+    const stack = await openStack({ clock, backend: fileBackend, served: true, companion: { rateLimits: { wrongAdminTokens: 3, windowMs: 60_000 } } });
+    const orders = (on: Pick<typeof stack, 'request'>, token: string) => on.request('GET', '/api/orders', { headers: { Authorization: `Bearer ${token}` } });
+    expect((await orders(stack, ADMIN_TOKEN)).status).toBe(200);
+    await vi.waitFor(async () => expect(await stack.ledger.tokenHolderSince('127.0.0.1')).toBe(clock.now));
+    // Deployed again: the new process has not seen the merchant's server yet when the stranger guesses.
+    const restarted = await stack.instance();
+    for (let guess = 0; guess < 5; guess += 1) await orders(restarted, `guess-${guess}`);
+    expect((await orders(restarted, 'guess-5')).status).toBe(429);
+    expect((await orders(restarted, ADMIN_TOKEN)).status).toBe(200);
+    // A day on, the stranger's burst holds the address back again, the merchant's right token too.
+    clock.advance(24 * 60 * 60_000);
+    const later = await stack.instance();
+    for (let guess = 0; guess < 5; guess += 1) await orders(later, `later-${guess}`);
+    expect((await orders(later, ADMIN_TOKEN)).status).toBe(429);
   });
 
   it('count only a token sent: requests without one (preflights, scanners) never lock the merchant out', async () => {

@@ -100,6 +100,23 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.recordAdminTokenCheck('check-first')).toBe('check-second');
       });
 
+      it('keeps the clients that sent the right admin token for a day, for every instance and start after', async () => {
+        expect(await ledger.tokenHolderSince('127.0.0.1')).toBeUndefined();
+        const at = clock.now;
+        await ledger.recordTokenHolder('127.0.0.1', at);
+        await ledger.recordTokenHolder('2001:db8:1::/64', at);
+        const again = await store.reopen!();
+        expect(await again.tokenHolderSince('127.0.0.1')).toBe(at);
+        expect(await again.tokenHolderSince('10.0.0.1')).toBeUndefined();
+        clock.advance(24 * 60 * 60_000);
+        expect(await ledger.tokenHolderSince('127.0.0.1')).toBeUndefined();
+        // A day on, one recorded again is held again, and those past their day are let go.
+        await again.recordTokenHolder('127.0.0.1', clock.now);
+        expect(await ledger.tokenHolderSince('127.0.0.1')).toBe(clock.now);
+        clock.advance(-1);
+        expect(await ledger.tokenHolderSince('2001:db8:1::/64')).toBeUndefined();
+      });
+
       it('tells one of two instances first starting together with different admin tokens', async () => {
         // Each read before either wrote: both were told nothing.
         const other = await store.reopen!();
