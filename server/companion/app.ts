@@ -27,7 +27,7 @@ import { widgetRoutes } from './checkout/widget-routes.js';
 import { ledgerProblem, resolveConfig } from './config.js';
 import type { CompanionConfig } from './config.js';
 import type { CompanionEnv, CompanionServices } from './context.js';
-import { answerHeaders, checkoutCors } from './http/browser-policies.js';
+import { answerHeaders, checkoutCors, foreignHostCors } from './http/browser-policies.js';
 import { abortedByClient, abortedProblem } from './http/client-abort.js';
 import { GATEWAY_FAILURES, problemOf } from './http/failure-problems.js';
 import { REPLAYED_HEADER } from './http/idempotency-keys.js';
@@ -197,12 +197,13 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const gate = gateRequests(app, logger);
   // Before anything reads it, a body the host took is said as such, not as a TypeError.
   const bodyTaken = takenBody();
+  const dropForeignHostCors = foreignHostCors(logger);
   app.use((c, next) => {
     // Routed to from a Hono app of another copy of hono — a CommonJS shop's require('hono'), or
     // another version installed beside the companion's — hono's helpers find none of what their
     // own copy's requests carry: the companion's own app serves the request instead.
     const request: unknown = c.req;
-    if (!(request instanceof HonoRequest)) return ownRequest(c.req).then((own) => app.fetch(own, c.env));
+    if (!(request instanceof HonoRequest)) return ownRequest(c.req).then((own) => (dropForeignHostCors(c), app.fetch(own, c.env)));
     c.set('services', services);
     c.set('logger', logger);
     const taken = bodyTaken(c);

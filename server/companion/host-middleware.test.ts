@@ -2,6 +2,7 @@
 // when enableCors() or listen() comes before app.use: a CORS middleware that answers every
 // origin, and a 404 handler that answers everything.
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -108,8 +109,22 @@ describe('a host CORS middleware before the companion', () => {
   });
 });
 
+/** Hono, its cors() and its Node server as a host loads them: as ES modules (the companion's copy), or required as CommonJS (another copy). */
+const required = createRequire(import.meta.url);
+const HONO_HOSTS = [
+  ['an ES module host', { Hono, cors, serve }],
+  [
+    'a CommonJS host (another copy of Hono)',
+    {
+      Hono: (required('hono') as { Hono: typeof Hono }).Hono,
+      cors: (required('hono/cors') as { cors: typeof cors }).cors,
+      serve: (required('@hono/node-server') as { serve: typeof serve }).serve,
+    },
+  ],
+] as const;
+
 describe("a Hono host's cors() on every path, before the companion", () => {
-  it('does not let a refused origin read the checkout API, served by Node or in process, and is said once', async () => {
+  it.each(HONO_HOSTS)('does not let a refused origin read the checkout API, served by Node or in process, and is said once: %s', async (_host, { Hono, cors, serve }) => {
     const memory = memorySink();
     lines = memory.lines;
     const shop = new Hono();
@@ -132,7 +147,7 @@ describe("a Hono host's cors() on every path, before the companion", () => {
     for (const read of [(init: RequestInit) => fetch(`${url}/payments/api/checkout/sessions/${id}`, init), (init: RequestInit) => Promise.resolve(shop.request(`/payments/api/checkout/sessions/${id}`, init))]) {
       const elsewhere = await read({ headers: { Origin: 'https://attacker.example' } });
       expect(elsewhere.status).toBe(200);
-      expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+      expect(elsewhere.headers.get('access-control-allow-origin'), String(read)).toBeNull();
       // The shop's page reads it: by its origin, or over Node by the host's `*`, which is left on
       // allowed origins' answers there (looking would cost every pay call a web Headers).
       const ours = await read({ headers: { Origin: SHOP } });

@@ -212,25 +212,42 @@ function refusalNotice(): (c: Context<CompanionEnv>, origin: string) => void {
  * on every answer it would cost the pay call a web Headers of its own — and taken off, said once.
  */
 function hostCorsOnAnswers(): (c: Context<CompanionEnv>) => void {
-  let said = false;
+  const said = new WeakSet<Logger>();
   return (c) => {
     const headers = c.res.headers;
-    const hostOrigin = headers.get('access-control-allow-origin');
     // The companion's own 404 is readable by any page on purpose (app.ts, `unrouted`): it says
     // only that no route is there, and its base path, so that a widget can tell a wrong endpoint.
-    if (hostOrigin === null || headers.has(BASE_PATH_HEADER)) return;
-    for (const name of [...headers.keys()]) {
-      if (name.startsWith('access-control-')) headers.delete(name);
-    }
-    if (said) return;
-    said = true;
-    c.get('logger').error(
-      "a middleware before the companion put Access-Control-Allow-Origin on its answers (Hono's cors() on the host's every path), which would let the pages of every origin it allows (all, with *) read them: " +
-        'the companion takes it off the answers to origins PAYFORM_ALLOWED_ORIGINS (allowedOrigins) does not name, but that middleware still answers the preflights (OPTIONS) itself. ' +
-        "Give cors() only the host's own paths, or route the companion before it",
-      { access_control_allow_origin: hostOrigin },
-    );
+    if (!headers.has(BASE_PATH_HEADER)) dropHostCors(headers, c.get('logger'), said);
   };
+}
+
+/**
+ * A Hono host of another copy of hono (a CommonJS server's `require('hono')`) runs the companion
+ * in a context of its own (app.ts), and merges what its middleware put on its context's answer
+ * into the companion's answer once that is returned: its cors() would put `*` back on the
+ * answers to origins the companion refused. Taken off the host's context before, and said once.
+ * The companion's answer carries its own CORS.
+ */
+export function foreignHostCors(logger: Logger): (host: { readonly res: Response }) => void {
+  const said = new WeakSet<Logger>();
+  return (host) => dropHostCors(host.res.headers, logger, said);
+}
+
+/** Takes a host's Access-Control-* headers off `headers`, saying so once to each logger in `said`. */
+function dropHostCors(headers: Headers, logger: Logger, said: WeakSet<Logger>): void {
+  const hostOrigin = headers.get('access-control-allow-origin');
+  if (hostOrigin === null) return;
+  for (const name of [...headers.keys()]) {
+    if (name.startsWith('access-control-')) headers.delete(name);
+  }
+  if (said.has(logger)) return;
+  said.add(logger);
+  logger.error(
+    "a middleware before the companion put Access-Control-Allow-Origin on its answers (Hono's cors() on the host's every path), which would let the pages of every origin it allows (all, with *) read them: " +
+      'the companion takes it off the answers to origins PAYFORM_ALLOWED_ORIGINS (allowedOrigins) does not name, but that middleware still answers the preflights (OPTIONS) itself. ' +
+      "Give cors() only the host's own paths, or route the companion before it",
+    { access_control_allow_origin: hostOrigin },
+  );
 }
 
 /** What a preflight is told: the widget sends JSON with GET and POST, and may cache that for 10 minutes. */
