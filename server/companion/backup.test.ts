@@ -80,6 +80,10 @@ describe('payform-companion backup', () => {
     expect(await backup(['--to', file])).toMatchObject({ code: 1, stderr: 'payform-companion backup: --to is the ledger itself: give a new file\n' });
     const day = new Date().toISOString().slice(0, 10);
     expect(await backup(['--to', folder])).toMatchObject({ code: 1, stderr: `payform-companion backup: ${folder} is a folder: give the backup's file in it, e.g. ${join(folder, `payform-${day}.db`)}\n` });
+    expect(await backup(['--to', join(taken, 'nightly', 'x.db')])).toMatchObject({
+      code: 1,
+      stderr: `payform-companion backup: ${taken} is a file, not a folder, so ${join(taken, 'nightly', 'x.db')} cannot be made: give a file in a folder\n`,
+    });
   });
 
   it('says whose disk is full when the backup’s is, and leaves no file there', async () => {

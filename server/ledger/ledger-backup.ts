@@ -86,8 +86,16 @@ function makeEmpty(file: string): void {
     const { code } = error as NodeJS.ErrnoException;
     if (code === 'ENOENT') throw new Error(`there is no folder ${dirname(resolvePath(file))}: make it first, or give a file in another`, { cause: error });
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new Error(`${resolvePath(file)} cannot be written (${code}): give a file in a folder this user may write`, { cause: error });
+    if (code === 'ENOTDIR') throw new Error(`${fileOnThePath(file)} is a file, not a folder, so ${resolvePath(file)} cannot be made: give a file in a folder`, { cause: error });
     throw error;
   }
+}
+
+/** The file that stands where `file`'s path needs a folder. */
+function fileOnThePath(file: string): string {
+  let folder = dirname(resolvePath(file));
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  return folder;
 }
 
 function refuseEnds(from: string, to: string): void {
