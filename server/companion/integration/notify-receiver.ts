@@ -18,7 +18,7 @@ export interface Receiver {
   readonly url: string;
   readonly received: Received[];
   /** The next answers, in turn; when none is left, 200. */
-  answers: { status: number; headers?: Record<string, string> }[];
+  answers: { status: number; headers?: Record<string, string>; body?: string }[];
   close(): Promise<void>;
 }
 
@@ -31,7 +31,7 @@ export async function startReceiver(path = '/payform/notifications'): Promise<Re
     request.on('end', () => {
       received.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
       const answer = receiver.answers.shift() ?? { status: 200 };
-      response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.status < 300 ? 'ok' : 'not now');
+      response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body ?? (answer.status < 300 ? 'ok' : 'not now'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -26,6 +26,17 @@ describe('notifyHook', () => {
     expect(receiver.received[0]?.headers['payform-change-id']).toBe(CHANGE.id);
   });
 
+  it('takes a web page answered 200 as a wrong path, where a catch-all route answers, and a short text/html ok as delivered', async () => {
+    receiver.answers.push({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!DOCTYPE html>\n<html><div id="app"></div></html>' });
+    receiver.answers.push({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: 'OK' });
+    const hook = notifyHook({ url: receiver.url, secret: SECRET });
+    await expect(hook(CHANGE)).rejects.toThrow(
+      `the notification to ${receiver.url} was answered 200 with a web page, not by a receiver: a catch-all route answers that path; check the path in PAYFORM_NOTIFY_URL`,
+    );
+    await hook(CHANGE);
+    expect(receiver.received).toHaveLength(2);
+  });
+
   it('does not follow a redirect, and says where to point the URL instead', async () => {
     receiver.answers.push({ status: 308, headers: { location: '/in/v2' } });
     await expect(notifyHook({ url: receiver.url, secret: SECRET })(CHANGE)).rejects.toThrow(

@@ -149,11 +149,27 @@ export function notifyHook(options: NotifyOptions): PaymentEventHook {
     } catch (error) {
       throw new NotificationFailed(`the notification to ${shown} ${unsent(error)}`, { cause: error });
     }
+    if (response.status >= 200 && response.status < 300) {
+      // A web page is no receiver's answer: a catch-all route (a single-page app's, a front
+      // controller's) answers every path 200, and every change would be lost without a word.
+      if (await isWebPage(response)) throw new NotificationFailed(`the notification to ${shown} was answered ${response.status} with a web page, not by a receiver: a catch-all route answers that path; check the path in PAYFORM_NOTIFY_URL`);
+      return;
+    }
     // What the receiver says is not read: only its status counts, and its connection is freed.
     await response.body?.cancel().catch(() => undefined);
-    if (response.status >= 200 && response.status < 300) return;
     throw new NotificationFailed(`the notification to ${shown} was answered ${refusal(response, url)}`);
   }, `the notification URL ${shown}`);
+}
+
+/** Whether an answer is an HTML document (its first bytes `<!doctype html` or `<html`); anything else goes unread. */
+async function isWebPage(response: Response): Promise<boolean> {
+  if (!/^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
+    await response.body?.cancel().catch(() => undefined);
+    return false;
+  }
+  // A short "ok" sent as text/html (Express's res.send) is a receiver's: only a document counts.
+  const text = await response.text().catch(() => '');
+  return /^\s*<(?:!doctype\s+html|html)\b/i.test(text);
 }
 
 /**
