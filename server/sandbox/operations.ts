@@ -15,7 +15,7 @@ import type { MinorUnits } from './state/amounts.js';
 import type {
   CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '@payform/gateway/wire';
-import { formatMinorUnits } from '@payform/gateway';
+import { formatMinorUnits, maskFreeText } from '@payform/gateway';
 import { overReserveLimit, StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
@@ -144,7 +144,7 @@ function perform(gateway: SimulatedGateway, cause: RequestId | undefined, target
       ...transactionIdentifiers(),
       createdAt: now,
       processedAt: now,
-      comment: target.comment,
+      comment: target.comment === undefined ? undefined : maskFreeText(target.comment),
       serverUrl: target.serverUrl,
       split: outcome ? undefined : draft.split,
       fees: outcome ? null : (draft.fees ?? null),

@@ -70,6 +70,17 @@ describe('direct payments and the test cards', () => {
     expect(payment.cc_token_expiration).toBe('2030-12-31T23:59:59');
   });
 
+  it('keeps and echoes a description and a comment with card data in them masked: answers, reads, receipts', async () => {
+    const written = 'card 4242424242424242|12|30|987';
+    const payment = await pay({ description: written });
+    const refund = await sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: payment.order_id, refund_amount: 1, order_currency: 'UAH', comment: 'cvv 123 was given' });
+    const receipt = await (await sandbox.app.request(new URL(String(payment.receipt_url)).pathname)).text();
+    for (const [seen, text] of [['answer', JSON.stringify(payment)], ['order read', JSON.stringify(await orderState(String(payment.order_id)))], ['refund', JSON.stringify(refund)], ['receipt', receipt]] as const) {
+      expect(text, seen).not.toMatch(/4242424242424242|\|987|cvv 123/);
+    }
+    expect(payment).toMatchObject({ description: 'card [card number]|12|30|[cvv]' });
+  });
+
   it('names the update time processing_time in the two-step (auth) answer', async () => {
     const auth = await pay({ method: 'auth' });
     expect(auth).toHaveProperty('processing_time', '2026-03-02T10:00:00.000');

@@ -15,6 +15,7 @@
  * order_timeout, an unanswered challenge) captures it, so its webhook names that request rather
  * than whichever one finds the task due.
  */
+import { maskFreeText } from '@payform/gateway';
 import type { FieldIssue, CreatePaymentRequest, SplitPurchaseRequest } from '@payform/gateway/wire';
 import { characters, SECONDARY_ORDER_ID_MAX, sectorIssues, StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
@@ -400,7 +401,9 @@ export function newPayment(gateway: SimulatedGateway, fields: NewPayment): Payme
     endpoint: fields.endpoint,
     amount: fields.amount,
     currency: fields.currency,
-    description: fields.description,
+    // Kept and echoed (answers, receipts, pages): card data written in it is masked first, as the
+    // inspector masks it. The live gateway's keeping of it is not written; the sandbox errs safe.
+    description: maskFreeText(fields.description),
     details: fields.details,
     baseUrl: fields.baseUrl,
     split: fields.split,
