@@ -83,7 +83,8 @@ describe('redact', () => {
     expect(redact({ client: `card ${PAN}`, ip: PAN, network: `${address}/129`, remote_address: '4242:4242:4242:4242' })).toEqual({
       client: 'card [card number]',
       ip: '[card number]',
-      network: '[card number]::1/129',
+      // Read as a card number and its code after it, as a card dump is.
+      network: '[card number]::1/[cvv]',
       remote_address: '[card number]',
     });
   });
