@@ -492,6 +492,11 @@ describe('readCompanionConfig', () => {
       expect(() => readCompanionConfig({ ...live, PAYFORM_ADMIN_TOKEN: 'aaaaaaaaaaaaaaaa' })).toThrow(
         'Invalid environment: PAYFORM_ADMIN_TOKEN is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -base64 32`',
       );
+      for (const word of ['password12345678', 'changeme-changeme', 'Password123456789', 'P@ssw0rd-2026-11-30', 'admin-token-1234567']) {
+        expect(() => readCompanionConfig({ ...live, PAYFORM_ADMIN_TOKEN: word }), word).toThrow(
+          'Invalid environment: PAYFORM_ADMIN_TOKEN is easy to guess (a common word, with digits or marks): use a random one, e.g. the output of `openssl rand -base64 32`',
+        );
+      }
       expect(readCompanionConfig({ ...live, PAYFORM_ADMIN_TOKEN: 'q8Vz3kLw0PxN7rTb' }).production).toBe(true);
     });
 

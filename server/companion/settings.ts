@@ -55,6 +55,7 @@ import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payment
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, StrayVariable, UnreadVariable } from './environment.js';
 import { eitherOf } from './near-names.js';
 import { RATE_WINDOW_MS } from './config.js';
+import { guessable } from './guessable.js';
 import type { MillisecondsRule, RateLimits } from './config.js';
 import type { LogLevel } from './log/logger.js';
 
@@ -508,9 +509,6 @@ function quotedVariables(env: Env): string[] {
 /** Every variable the companion reads (PAYFORM_LOG_FILE: the logger's copy of its lines, log/logger.ts). */
 export const KNOWN_VARIABLES: readonly string[] = [...new Set([...Object.keys(Variables.shape), ...Object.values(CREDENTIAL_VARIABLES), 'PAYFORM_LOG_FILE'])];
 
-/** A production admin token's fewest different characters: 16 random ones of base64 have 13 or so. */
-const MIN_DISTINCT_TOKEN_CHARACTERS = 8;
-
 /**
  * Production runs on its own settings only: an admin token and a gateway given, no credential
  * left at the published test project's value (one is enough to leak or misroute), and no
@@ -558,10 +556,8 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
     ...(env.PAYFORM_DATABASE_URL === ':memory:'
       ? ['PAYFORM_DATABASE_URL is :memory: in production, where every payment would be forgotten as the process stops: give a postgres:// URL or a SQLite file path']
       : []),
-    // Its length is checked everywhere; a token of a few characters repeated is a guess away.
-    ...(token && new Set(token).size < MIN_DISTINCT_TOKEN_CHARACTERS
-      ? ['PAYFORM_ADMIN_TOKEN is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -base64 32`']
-      : []),
+    // Its length is checked everywhere; a few characters repeated, or a word with digits, is a guess away.
+    ...(token && guessable(token) ? [`PAYFORM_ADMIN_TOKEN ${guessable(token)}: use a random one, e.g. the output of \`openssl rand -base64 32\``] : []),
     ...(plain.length > 0
       ? [`production needs https for ${plain.map(({ name }) => name).join(' and ')} (plain http only to this machine): ${plain.map(({ name, shown }) => `${name} ${name === 'PAYFORM_ALLOWED_ORIGINS' ? 'has' : 'is'} ${shown}`).join(', ')}`]
       : []),

@@ -13,14 +13,13 @@ import { passwordMasked } from '@payform/gateway';
 import { namedHook } from './payment-change.js';
 import type { PaymentChange, PaymentEventHook } from './payment-change.js';
 import { isPlainHttpElsewhere } from '../loopback.js';
+import { guessable } from '../guessable.js';
 
 export const SIGNATURE_HEADER = 'payform-signature';
 export const CHANGE_ID_HEADER = 'payform-change-id';
 
 /** A secret's fewest characters: 32 random ones are out of any guess's reach. */
 export const MIN_SECRET_LENGTH = 32;
-/** Fewer different characters than this is a secret typed, not drawn (`aaaa…`, `abab…`). */
-const MIN_DISTINCT_CHARACTERS = 8;
 
 /**
  * How long a receiver has to answer: under the hook's own limit (hookTimeoutMs, 20 s by
@@ -62,7 +61,8 @@ export function notifySecretProblem(secret: string): string | undefined {
   if (secret.length < MIN_SECRET_LENGTH) {
     return `must be at least ${MIN_SECRET_LENGTH} characters (it is ${secret.length}): use e.g. the output of \`openssl rand -hex 32\``;
   }
-  if (new Set(secret).size < MIN_DISTINCT_CHARACTERS) return 'is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -hex 32`';
+  const easy = guessable(secret);
+  if (easy) return `${easy}: use a random one, e.g. the output of \`openssl rand -hex 32\``;
   return undefined;
 }
 
