@@ -152,6 +152,14 @@ describe('the public URL check, for an address off this machine', () => {
     expect(lines[0]!.msg).toContain('requests reach this companion through a proxy (they carry X-Forwarded-For), which asks it at http://127.0.0.1:3000: give the public address the proxy serves it at');
   });
 
+  it('names the prefix a proxy that keeps Host takes off, not a mount, when it is asked at the public address itself', async () => {
+    const { companion, lines } = behindProxy(async () => new Response('<!doctype html><div id="app"></div>', { status: 200, headers: { 'Content-Type': 'text/html' } }));
+    await companion.request('https://shop.example/healthz', { headers: { 'X-Forwarded-For': '198.51.100.7' } });
+    await eventually(() => expect(lines).toHaveLength(1));
+    expect(lines[0]!.msg).toContain('requests reach this companion through a proxy (they carry X-Forwarded-For), which asks it at https://shop.example: give the public address the proxy serves it at, with the path the proxy forwards to it');
+    expect(lines[0]!.msg).not.toContain('the address is right');
+  });
+
   it("names a stranger's Host as what it is, never as the address to give", async () => {
     const answer = async () => new Response('<!doctype html><title>Not found</title>', { status: 404, headers: { 'Content-Type': 'text/html' } });
     // The first request anyone sends: its Host is whatever its sender wrote.

@@ -167,7 +167,9 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       }
       // Mounted under a path its basePath leaves out, its own routes answer 404 there: that is the fix.
       const { noRouteUnder } = reply;
-      unmounted = !companion && noRouteUnder === undefined && sameAddress(arrivedAt, publicUrl) && mountedUnder === '';
+      // Through a proxy that keeps Host, the address the companion was asked at says nothing of the
+      // path the proxy took off in front: its path is the likelier fix (the hint below).
+      unmounted = !companion && noRouteUnder === undefined && sameAddress(arrivedAt, publicUrl) && mountedUnder === '' && !proxied;
       answered = reply.status;
       if (companion) anotherLedger = theirs ?? undefined;
       problem = companion
@@ -193,7 +195,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         ? `; it ends with the base path ${basePath}, which the companion adds itself: leave it out`
         : mountedUnder
           ? `; ${mountAdvice(mountedUnder, basePath, reached)}`
-          : arrivedAt === publicUrl
+          : arrivedAt === publicUrl && !proxied
             ? ''
             : proxied
               ? `; requests reach this companion through a proxy (they carry X-Forwarded-For), which asks it at ${reached}: give the public address the proxy serves it at, with the path the proxy forwards to it (https://shop.example/pay for the proxy's /pay/)`
