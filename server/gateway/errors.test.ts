@@ -157,12 +157,17 @@ describe('maskFreeText', () => {
     ['Card 4242 4242 4242 4242, exp 12/30, 987', 'Card [card number], exp 12/30, [cvv]'],
     ['4242 4242 4242 4242 valid thru 12/30 987 thanks, room 1402', '[card number] valid thru 12/30 [cvv] thanks, room 1402'],
     ['КВВ 987', 'КВВ [cvv]'],
+    ['4242424242424242 до 12/30 987', '[card number] до 12/30 [cvv]'],
+    ['4242424242424242 термін 12/30 987', '[card number] термін 12/30 [cvv]'],
+    ['4242424242424242 12/30 code 987', '[card number] 12/30 code [cvv]'],
+    ['4242424242424242 2026-11-29 12:30, 987', '[card number] 2026-11-29 12:30, [cvv]'],
   ])('masks a short run written after a card number as a card dump does, unnamed: %s', (text, masked) => {
     expect(maskFreeText(text)).toBe(masked);
   });
 
-  it('masks a card dump echoed by the gateway as in free text: the code after the number, unnamed', () => {
+  it('masks a card dump echoed by the gateway as in free text: the code after the number, unnamed, its dates kept', () => {
     expect(maskCardData({ description: '4242424242424242|12|30|987', order_id: 'order 1234' })).toEqual({ description: '[card number]|12|30|[cvv]', order_id: 'order 1234' });
+    expect(maskCardData({ d: '4242424242424242 2026-11-29 12:30' })).toEqual({ d: '[card number] 2026-11-29 12:30' });
   });
 
   it('keeps a text that names no CVV as written, card numbers aside', () => {

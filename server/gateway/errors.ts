@@ -279,28 +279,46 @@ export function maskFreeText(text: string): string {
   if (!THREE_DIGITS.test(text)) return text;
   const masked = maskCardNumbers(text, CARD_NUMBER_MASK);
   const named = namesCvv(masked);
-  if (!named && !masked.includes(CARD_NUMBER_MASK)) return masked;
-  const kept = [...masked.matchAll(DATE_OR_TIME)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
-  return masked.replace(SHORT_CODE, (run: string, start: number) =>
-    kept.some((span) => start >= span.start && start + run.length <= span.end) || !(named || followsCardNumber(masked, start)) ? run : '[cvv]',
-  );
+  return named || masked.includes(CARD_NUMBER_MASK) ? maskCodes(masked, named) : masked;
+}
+
+/**
+ * `masked` (its card numbers masked already) with its 3–4-digit runs that are a security code
+ * masked: every one when the text names a CVV (`all`), else those a card dump puts after a card
+ * number (`followsCardNumber`); never one inside a date or a time.
+ */
+function maskCodes(masked: string, all: boolean): string {
+  const dates = [...masked.matchAll(DATE_OR_TIME)];
+  let next = 0;
+  return masked.replace(SHORT_CODE, (run: string, start: number) => {
+    // Both in the text's order: the first date not ended before this run is the only one it may be in.
+    while (next < dates.length && dates[next]!.index + dates[next]![0].length <= start) next += 1;
+    const date = dates[next];
+    if (date && start >= date.index && start + run.length <= date.index + date[0].length) return run;
+    return all || followsCardNumber(masked, start) ? '[cvv]' : run;
+  });
 }
 
 /** How far after a card number a short run may stand and still be read as its code. */
 const CARD_DUMP_REACH = 24;
-/** What may stand between a card number and its code in a dump: an expiry's label and figures, marks, spaces. */
-const CARD_DUMP_GAP = /^(?:[^\p{L}]|exp(?:iry|ires|iration)?(?:\s*date)?|valid\s*(?:thru|through|till|until)|mm|yy(?:yy)?)*$/iu;
+/**
+ * What may stand between a card number and its code in a dump: marks, figures, spaces, and the
+ * words of an expiry or a code (`exp`, `valid thru`, `code`; Ukrainian `термін`, `до`; Russian `срок`).
+ */
+const CARD_DUMP_GAP = /^(?:[^\p{L}]|exp(?:iry|ires|iration)?(?:\s*date)?|valid\s*(?:thru|through|till|until)|mm|yy(?:yy)?|code|термін(?:\s*дії)?|срок(?:\s*действия)?|до)*$/iu;
 
 /**
  * Whether the 3–4-digit run at `start` follows a card number as its code does in a card dump
  * (`4242… 12/30 987`, `…|12|2030|987`, `…, exp 12/30, 987`): with no word between them but an
- * expiry's, whether or not the text says CVV. Stored, it would be a security code kept; a number
- * after a word ("…, room 1402") is the text's own.
+ * expiry's or a code's, whether or not the text says CVV. Stored, it would be a security code
+ * kept; a number after another word ("…, room 1402") is the text's own. Only the reach before
+ * the run is read, so a long text's every run costs the same.
  */
 function followsCardNumber(masked: string, start: number): boolean {
-  const end = masked.lastIndexOf(CARD_NUMBER_MASK, start);
+  const before = masked.slice(Math.max(0, start - CARD_DUMP_REACH - CARD_NUMBER_MASK.length), start);
+  const end = before.lastIndexOf(CARD_NUMBER_MASK);
   if (end < 0) return false;
-  const gap = masked.slice(end + CARD_NUMBER_MASK.length, start);
+  const gap = before.slice(end + CARD_NUMBER_MASK.length);
   return gap.length <= CARD_DUMP_REACH && CARD_DUMP_GAP.test(gap);
 }
 
@@ -309,8 +327,8 @@ function maskText(text: string, mentionsCvv: boolean): string {
   if (!THREE_DIGITS.test(text)) return text;
   const masked = maskCardNumbers(text, CARD_NUMBER_MASK);
   if (mentionsCvv) return masked.replace(SHORT_CODE, '[cvv]');
-  // A card dump's code, unnamed (`maskFreeText`).
-  return masked.includes(CARD_NUMBER_MASK) ? masked.replace(SHORT_CODE, (run: string, start: number) => (followsCardNumber(masked, start) ? '[cvv]' : run)) : masked;
+  // A card dump's code, unnamed, as in free text.
+  return masked.includes(CARD_NUMBER_MASK) ? maskCodes(masked, false) : masked;
 }
 
 function maskIn(value: unknown, mentionsCvv: boolean): unknown {
