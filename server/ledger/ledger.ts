@@ -8,7 +8,7 @@ import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
 import { settleDiscrepancy } from './held-orders.js';
-import { claimGateway, claimPointOfSale, probeWrite, readLedgerId, recordAdminTokenCheck, recordTokenHolder, tokenHolderSince } from './owner.js';
+import { claimGateway, claimPointOfSale, probeWrite, readLedgerId, recordAdminTokenCheck, recordTokenHolder, tokenHolders } from './owner.js';
 import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { giveUpInput, overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
@@ -258,8 +258,8 @@ export interface Ledger {
   recordAdminTokenCheck(check: string): Promise<string | undefined>;
   /** Records that a client (a network's key) sent the right admin token at `at`, for every instance (owner.ts). */
   recordTokenHolder(client: string, at: number): Promise<void>;
-  /** When a client last sent the right admin token as any instance recorded it, within the day (owner.ts). */
-  tokenHolderSince(client: string): Promise<number | undefined>;
+  /** The clients that sent the right admin token within the day, as any instance recorded them, each with when (owner.ts). */
+  tokenHolders(): Promise<ReadonlyMap<string, number>>;
 
   close(): Promise<void>;
 
@@ -354,7 +354,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     probeWrite: () => probeWrite(ctx),
     recordAdminTokenCheck: (check) => recordAdminTokenCheck(ctx, check),
     recordTokenHolder: (client, at) => recordTokenHolder(ctx, client, at),
-    tokenHolderSince: (client) => tokenHolderSince(ctx, client),
+    tokenHolders: () => tokenHolders(ctx),
     saveCard: (card) => saveCard(ctx, card),
     savePaymentCard: (sessionId, card) => savePaymentCard(ctx, sessionId, card),
     listCards: (customerId) => listCards(ctx, customerId),

@@ -91,11 +91,11 @@ export async function recordTokenHolder(ctx: LedgerContext, client: string, at: 
   await ctx.db.deleteFrom('ledger_settings').where('key', 'like', `${TOKEN_HOLDER}%`).where('value', '<=', String(at - TOKEN_HOLDER_KEPT_MS)).execute();
 }
 
-/** When `client` last sent the right token as any instance recorded it, if within the day. */
-export async function tokenHolderSince(ctx: LedgerContext, client: string): Promise<number | undefined> {
-  const row = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', TOKEN_HOLDER + client).executeTakeFirst();
-  const at = row === undefined ? undefined : Number(row.value);
-  return at !== undefined && ctx.now() - at < TOKEN_HOLDER_KEPT_MS ? at : undefined;
+/** The clients that sent the right token within the day, as every instance recorded them: each with when. */
+export async function tokenHolders(ctx: LedgerContext): Promise<ReadonlyMap<string, number>> {
+  const rows = await ctx.db.selectFrom('ledger_settings').select(['key', 'value']).where('key', 'like', `${TOKEN_HOLDER}%`).execute();
+  const since = ctx.now() - TOKEN_HOLDER_KEPT_MS;
+  return new Map(rows.filter(({ value }) => Number(value) > since).map(({ key, value }) => [key.slice(TOKEN_HOLDER.length), Number(value)]));
 }
 
 const WRITE_PROBE = 'write_probe';

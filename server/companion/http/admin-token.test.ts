@@ -46,7 +46,7 @@ describe('wrong admin tokens', () => {
     const stack = await openStack({ clock, backend: fileBackend, served: true, companion: { rateLimits: { wrongAdminTokens: 3, windowMs: 60_000 } } });
     const orders = (on: Pick<typeof stack, 'request'>, token: string) => on.request('GET', '/api/orders', { headers: { Authorization: `Bearer ${token}` } });
     expect((await orders(stack, ADMIN_TOKEN)).status).toBe(200);
-    await vi.waitFor(async () => expect(await stack.ledger.tokenHolderSince('127.0.0.1')).toBe(clock.now));
+    await vi.waitFor(async () => expect((await stack.ledger.tokenHolders()).get('127.0.0.1')).toBe(clock.now));
     // Deployed again: the new process has not seen the merchant's server yet when the stranger guesses.
     const restarted = await stack.instance();
     for (let guess = 0; guess < 5; guess += 1) await orders(restarted, `guess-${guess}`);

@@ -51,7 +51,7 @@ export function requireBearer(
       const now = clock();
       if (!tokenHolders.has(client, now)) {
         const counted = wrongAdminTokens.check(client);
-        // Past the limit, a holder of before this start (the ledger's) still passes.
+        // Past the limit, a holder of before this start (the ledger's, read as it started) still passes.
         if (!counted.allowed && !(await tokenHolders.heldBefore(client, now))) throw tooManyWrongTokens(counted.retryAfterMs);
       }
       tokenHolders.add(client, now);

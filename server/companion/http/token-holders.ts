@@ -16,31 +16,43 @@ const RECORD_EVERY_MS = 60 * 60_000;
 /** Where the holders outlive this process: the ledger, which every instance shares. */
 export interface HolderRecords {
   recordTokenHolder(client: string, at: number): Promise<void>;
-  tokenHolderSince(client: string): Promise<number | undefined>;
+  tokenHolders(): Promise<ReadonlyMap<string, number>>;
 }
 
 export class TokenHolders {
   readonly #seenAt = new Map<string, number>();
   readonly #recordedAt = new Map<string, number>();
+  /** The ledger's holders, read once as the companion starts: no request waits on the database for them. */
+  #loading: Promise<void> | undefined;
 
   /** `records`: the ledger; `failed`: told when it could not be read or written (the memory stands alone then). */
   constructor(
     private readonly records?: HolderRecords,
     private readonly failed: (error: unknown) => void = () => {},
-  ) {}
+  ) {
+    this.#loading = records
+      ?.tokenHolders()
+      .then((holders) => {
+        for (const [client, at] of holders) {
+          if (!this.#seenAt.has(client)) this.#remember(this.#seenAt, client, at);
+          this.#remember(this.#recordedAt, client, at);
+        }
+      })
+      .catch((error: unknown) => this.failed(error))
+      .finally(() => (this.#loading = undefined));
+  }
 
   has(client: string, now: number): boolean {
     const at = this.#seenAt.get(client);
     return at !== undefined && now - at < TOKEN_HOLDER_KEPT_MS;
   }
 
-  /** `has`, or held as the ledger remembers from before this process (read only past the limit: a 429's rare path). */
+  /**
+   * `has`, once the ledger's holders are read: the first moments of a start only wait for them.
+   * Asked past the limit alone, where a right token's answer must not differ from a wrong one's.
+   */
   async heldBefore(client: string, now: number): Promise<boolean> {
-    if (this.has(client, now)) return true;
-    const at = await this.records?.tokenHolderSince(client).catch((error: unknown) => void this.failed(error));
-    if (at === undefined) return false;
-    this.#remember(this.#seenAt, client, at);
-    this.#remember(this.#recordedAt, client, at);
+    if (this.#loading) await this.#loading;
     return this.has(client, now);
   }
 
@@ -48,12 +60,11 @@ export class TokenHolders {
     this.#remember(this.#seenAt, client, now);
     const recorded = this.#recordedAt.get(client);
     if (!this.records || (recorded !== undefined && now - recorded < RECORD_EVERY_MS)) return;
+    // Taken as recorded before the write ends, and kept so when it fails: a ledger in trouble is
+    // asked again in an hour, not at every request.
     this.#remember(this.#recordedAt, client, now);
     // Not awaited: the request it came with does not wait for a write that only a later start reads.
-    this.records.recordTokenHolder(client, now).catch((error: unknown) => {
-      this.#recordedAt.delete(client);
-      this.failed(error);
-    });
+    this.records.recordTokenHolder(client, now).catch((error: unknown) => this.failed(error));
   }
 
   #remember(times: Map<string, number>, client: string, at: number): void {
