@@ -137,6 +137,10 @@ describe('hosted checkout page', () => {
     const challenge = answer.headers.get('location')!;
     expect(challenge).toMatch(/^https:\/\/proxy\.example\/gateway\/3ds\//);
     expect(await links(challenge, new URL(challenge).pathname.slice('/gateway'.length))).toEqual([`${publicUrl}/assets/sandbox.css`, challenge]);
+    // What the customer typed comes back as typed, a slash first too.
+    const { path } = await hostedCheckout();
+    const typed = await (await submit(path.slice('/gateway'.length), { cc_number: '4242424242424242', exp_month: '/1', exp_year: '/30', card_cvv: '123' })).text();
+    expect(typed).toContain('value="/1"');
   });
 
   it('shows a cancelled or expired payment page as gone (410) and an unknown one as 404', async () => {

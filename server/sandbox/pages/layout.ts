@@ -61,10 +61,14 @@ export async function sendPage(
   c.header('Cache-Control', 'no-store');
   // The views link the sandbox's own paths from its root (`/assets/…`, a form's own path). Behind a
   // proxy that serves the sandbox under a path (--public-url https://host/gateway) such a link
-  // leaves it, and the form posts nowhere: each is sent relative to the page. Only the views'
-  // attributes can hold `="/`: what they show is escaped, its quotes too.
-  return c.html((await content).replaceAll('="/', `="${rootFrom(c.req.path)}`), options.status ?? 200);
+  // leaves it, and the form posts nowhere: each is sent relative to the page. Links only: a field's
+  // value echoed as typed (`value="/1"`) stays as it was.
+  const root = rootFrom(c.req.path);
+  return c.html((await content).replace(OWN_LINK, (_, name: string) => `${name}="${root}`), options.status ?? 200);
 }
+
+/** A link attribute's value that starts at the sandbox's root. */
+const OWN_LINK = /\b(href|action|src|data-source)="\//g;
 
 /** The sandbox's root as a reference relative to a page at `path`: `../` from /3ds/<id>, `./` from /. */
 function rootFrom(path: string): string {
