@@ -52,6 +52,9 @@ describe('Find in the back office', () => {
       // Where it is the decimal mark: three decimals.
       ['KWD 1,000', 'uk', 1_000, 'KWD'],
       ['KWD 1.000', 'en', 1_000, 'KWD'],
+      // After a lone 0 a mark is the decimal one however the language groups.
+      ['KWD 0,500', 'en', 500, 'KWD'],
+      ['0.500 KWD', 'de', 500, 'KWD'],
     ] as const) {
       expect(readFind(written, ['UAH'], locale), `${written} (${locale})`).toEqual({ kind: 'search', query: { amount: String(minor), currency }, shown: written });
     }

@@ -51,8 +51,8 @@ function looksLikeCardNumber(text: string): boolean {
  * one. Group separators (spaces, and the one of "1,249.50" or "1.249,50") are dropped. Of two
  * marks the last is the decimal one, either way round; a mark given more than once groups; one
  * mark alone before three digits groups where the page's language groups with it ("1,000" in
- * English, "1.000" in German, as the page writes "¥12,345" and "KWD 1,000.000"), else it is the
- * decimal one ("249,50" on an English page too).
+ * English, "1.000" in German, as the page writes "¥12,345" and "KWD 1,000.000"), but after a lone
+ * 0 ("0,500"); else it is the decimal one ("249,50" on an English page too).
  */
 function typedSearchAmount(text: string, usual: string, locale: string): { readonly amount: number; readonly currency: string | undefined } | undefined {
   const match = AMOUNT.exec(text);
@@ -65,7 +65,8 @@ function typedSearchAmount(text: string, usual: string, locale: string): { reado
   const compact = figure.replace(/[\s\u00a0\u202f']/g, '');
   const marks = compact.match(/[.,]/g) ?? [];
   const last = Math.max(compact.lastIndexOf('.'), compact.lastIndexOf(','));
-  const grouping = new Set(marks).size === 1 && (marks.length > 1 || (compact.length - last === 4 && marks[0] === groupMark(locale)));
+  // Groups of three after a first of one to three digits, not a lone 0 ("0,500" is half a dinar).
+  const grouping = new Set(marks).size === 1 && THOUSANDS.test(compact) && (marks.length > 1 || marks[0] === groupMark(locale));
   const decimal = grouping ? -1 : last;
   // A whole number is an order id unless a currency or a group separator says it is money.
   if (marks.length === 0 && code === undefined) return undefined;
@@ -74,6 +75,9 @@ function typedSearchAmount(text: string, usual: string, locale: string): { reado
   const amount = typedAmount(normalised, code ?? usual, 'en');
   return typeof amount === 'number' && amount > 0 ? { amount, currency: code } : undefined;
 }
+
+/** A figure grouped in thousands by one mark: `1,000`, `12.345.678`; not `0,500`. */
+const THOUSANDS = /^(?!0[.,])\d{1,3}(?:[.,]\d{3})+$/;
 
 /** The mark `locale` groups thousands with: `,` in English, `.` in German, a space in Ukrainian. */
 const groupMark = (locale: string): string | undefined => new Intl.NumberFormat(locale).formatToParts(10_000).find((part) => part.type === 'group')?.value;
