@@ -1322,6 +1322,8 @@ async function polled(element: Caller, current: () => boolean, interval: number,
     if (offline) until += Date.now() - since;
     if (!current()) return undefined;
     const view = await fetchView(element).catch(() => undefined);
+    // Not its to tell any more (an element of its session showed as the read was under way).
+    if (!current()) return undefined;
     if (view && view.status !== 'pending') return view;
   }
   return undefined;
