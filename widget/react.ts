@@ -49,7 +49,7 @@ const formEvents = {
 function whileMounted<C>(component: C, events: Record<string, unknown>, displayName: string): Component<C> {
   const wrapped = React.forwardRef<unknown, Record<string, unknown>>((props, ref) => {
     const mounted = React.useRef(false);
-    React.useLayoutEffect(() => {
+    useLayoutEffect(() => {
       mounted.current = true;
       return () => void (mounted.current = false);
     }, []);
@@ -63,6 +63,9 @@ function whileMounted<C>(component: C, events: Record<string, unknown>, displayN
   wrapped.displayName = displayName;
   return wrapped as Component<C>;
 }
+
+/** A layout effect in the browser; on a server, where none runs, an effect (React 18 warns of a layout one there). */
+const useLayoutEffect = typeof window === 'undefined' ? React.useEffect : React.useLayoutEffect;
 
 const payForm = createComponent({ tagName: 'pay-form', elementClass: PayFormElement, react: React, events: formEvents, displayName: 'PayFormElement' });
 const payButton = createComponent({ tagName: 'pay-button', elementClass: PayButtonElement, react: React, events: buttonEvents, displayName: 'PayButtonElement' });
