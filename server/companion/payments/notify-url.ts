@@ -167,9 +167,12 @@ async function isWebPage(response: Response): Promise<boolean> {
     await response.body?.cancel().catch(() => undefined);
     return false;
   }
-  // A short "ok" sent as text/html (Express's res.send) is a receiver's: only a document counts.
-  const text = await response.text().catch(() => '');
-  return /^\s*<(?:!doctype\s+html|html)\b/i.test(text);
+  // A short "ok" sent as text/html (Express's res.send) is a receiver's: only a document counts,
+  // told by its first bytes; the rest is not read.
+  const reader = response.body?.getReader();
+  const first = await reader?.read().catch(() => undefined);
+  await reader?.cancel().catch(() => undefined);
+  return /^\s*<(?:!doctype\s+html|html)\b/i.test(new TextDecoder().decode(first?.value?.subarray(0, 256)));
 }
 
 /**
