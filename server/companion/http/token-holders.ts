@@ -42,6 +42,11 @@ export class TokenHolders {
       .finally(() => (this.#loading = undefined));
   }
 
+  /** Settled once the ledger's holders are read (or could not be): a start's own reads done. */
+  get loaded(): Promise<void> {
+    return this.#loading ?? Promise.resolve();
+  }
+
   has(client: string, now: number): boolean {
     const at = this.#seenAt.get(client);
     return at !== undefined && now - at < TOKEN_HOLDER_KEPT_MS;

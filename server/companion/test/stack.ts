@@ -183,6 +183,8 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       ...settings,
     });
   const app = makeCompanion(testLedger.ledger, companionUrl);
+  // Its start's own read done, so that what a test counts of the ledger is the test's.
+  await app.companion.services.tokenHolders.loaded;
   late.companion = app;
   if (companionListener) companionListener.handle = (request, env) => app.fetch(request, env as never);
   if (sandboxListener) sandboxListener.handle = (request, env) => sandbox.fetch(request, env as never);
@@ -253,6 +255,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       const ledger = await testLedger.reopen();
       const listener = await listen();
       const other = makeCompanion(ledger, listener.url, settings);
+      await other.companion.services.tokenHolders.loaded;
       listener.handle = (incoming, env) => other.fetch(incoming, env as never);
       const instance: Instance = {
         companion: other,
