@@ -75,6 +75,17 @@ describe('an element replaced while it pays', () => {
     return form;
   }
 
+  /** A form of `session` confirming a pending payment: the gateway settles it 5 s of its clock later. */
+  async function confirming(session: string): Promise<PayForm> {
+    const form = await mount(session);
+    form.pollInterval = 50;
+    answer();
+    autofill(form, card('4000000000000119'));
+    button(form).click();
+    await waitUntil(() => message(form) === 'Confirming your payment…', 'the card payment is not pending');
+    return form;
+  }
+
   /** Lets the pay answer come, and waits until the page has heard of the payment and `elements` have shown it. */
   /** A `<pay-button>` that asked for the hosted page, taken out of the page before the answer. */
   async function hostedAskedThenRemoved(): Promise<{ session: string; payButton: HTMLElement & { phase: string }; navigated: string[] }> {
@@ -163,12 +174,7 @@ describe('an element replaced while it pays', () => {
     const session = await createSession();
     const payButton = await mount(session, {}, 'pay-button');
     payButton.pollInterval = 50;
-    const form = await mount(session);
-    form.pollInterval = 50;
-    answer();
-    autofill(form, card('4000000000000119')); // pending, settled 5 s of gateway time later
-    button(form).click();
-    await waitUntil(() => message(form) === 'Confirming your payment…', 'the card payment is not pending');
+    const form = await confirming(session);
     form.remove();
     await settle();
     await payButton.updateComplete;
@@ -182,13 +188,7 @@ describe('an element replaced while it pays', () => {
   });
 
   it('leaving while it confirms with no element of its session left, the payer confirms on: the document hears the end once', async () => {
-    const session = await createSession();
-    const form = await mount(session);
-    form.pollInterval = 50;
-    answer();
-    autofill(form, card('4000000000000119')); // pending, settled 5 s of gateway time later
-    button(form).click();
-    await waitUntil(() => message(form) === 'Confirming your payment…', 'the card payment is not pending');
+    const form = await confirming(await createSession());
     // The customer follows a link in the shop: the page's router removes the checkout.
     form.remove();
     await settle();
