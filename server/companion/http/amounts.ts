@@ -13,6 +13,10 @@ const UNIT = 'Integer number of minor units of the currency: 24950 = 249.50 UAH,
 /** The unit where the currency is not known yet (a field's type is judged before its siblings): examples of both kinds. */
 const ANY_CURRENCY_UNIT = 'an integer number of minor units of the currency (24950 = 249.50 UAH, 500 = 500 JPY)';
 
+/** What the one `maximum` a schema can give leaves unsaid: each currency's own limits, checked once its currency is known. */
+const CURRENCY_LIMITS =
+  'The range and step depend on the currency: at most 999999999999999 for a currency of two decimals (9999999999999.99 UAH), 9999999999999 for one of none (JPY), and for one of three a multiple of 10, at most 999999999999990 (KWD: the gateway takes two decimals)';
+
 /** Fifteen digits: the most minor units the gateway carries exactly in any currency (maxWireMinorUnits). */
 export const MAX_MINOR_UNITS = 999_999_999_999_999;
 
@@ -22,7 +26,9 @@ export const MAX_MINOR_UNITS = 999_999_999_999_999;
  * OpenAPI document says what is accepted: an integer. One not sent "is required", as any field
  * is (a message set here would otherwise win over the wire's for a missing one too).
  */
-export const Amount = z.number({ error: (issue) => amountTypeReason(issue.input) }).meta({ type: 'integer', minimum: 1, maximum: MAX_MINOR_UNITS, description: UNIT });
+export const Amount = z
+  .number({ error: (issue) => amountTypeReason(issue.input) })
+  .meta({ type: 'integer', minimum: 1, maximum: MAX_MINOR_UNITS, description: `${UNIT}. ${CURRENCY_LIMITS}` });
 
 /**
  * Why a value is no amount at all. A string of digits is the usual slip (a form's value passed
