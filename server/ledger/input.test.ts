@@ -26,6 +26,9 @@ const cases: [string, z.ZodType, unknown, boolean][] = [
   ['an unknown field', gatewayEventInput, { ...event, extra: 1 }, false],
   ['a void with an amount', operationRequestInput, { kind: 'void', amount: 1 }, false],
   ['a fractional amount', newSessionInput, { ...session, amount: 10.1 }, false],
+  ['a KWD amount in single fils', newSessionInput, { ...session, amount: 1235, currency: 'KWD' }, false],
+  ['a JPY amount past the gateway', newSessionInput, { ...session, amount: 10_000_000_000_000, currency: 'JPY' }, false],
+  ['a KWD amount in tens of fils', newSessionInput, { ...session, amount: 1230, currency: 'KWD' }, true],
 ];
 
 describe('ledger inputs, compiled', () => {

@@ -2,7 +2,7 @@
 // refused with an InvalidLedgerInput naming the field before anything touches the database.
 import { z } from 'zod';
 import { maskFreeText } from '@payform/gateway';
-import { BIDI_CONTROLS, compiled, SOMETHING_VISIBLE } from '@payform/gateway/wire';
+import { BIDI_CONTROLS, compiled, SOMETHING_VISIBLE, wireRangeRefusal } from '@payform/gateway/wire';
 import { InvalidLedgerInput } from './errors.js';
 import { splitTotal } from './money-rules.js';
 import { isTimeZone } from './time-zone.js';
@@ -117,6 +117,12 @@ export const newSessionInput = z
   .refine((session) => !session.split || splitTotal(session.split) === session.amount, {
     path: ['split'],
     message: 'shares must add up to the amount',
+  })
+  // What the gateway takes in the session's currency (JPY's whole yen up to 9999999999999, KWD's
+  // tens of fils): a session of another amount could never be paid.
+  .superRefine((session, ctx) => {
+    const refusal = wireRangeRefusal(session.amount, session.currency);
+    if (refusal) ctx.addIssue({ code: 'custom', path: ['amount'], message: refusal });
   })
   .refine((session) => !session.split || session.method !== 'lookup', { path: ['split'], message: 'a card verification is not split' })
   .refine((session) => session.cardId === undefined || session.customerId !== undefined, { path: ['cardId'], message: 'a saved card needs its customerId' })
