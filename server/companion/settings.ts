@@ -539,6 +539,7 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
     ...(env.PAYFORM_DATABASE_URL === undefined ? [`PAYFORM_DATABASE_URL: a postgres:// URL, or the SQLite file's path, e.g. ${resolvePath(DEFAULT_DATABASE)}`] : []),
   ];
   const token = env.PAYFORM_ADMIN_TOKEN;
+  const easyToken = token ? guessable(token) : undefined;
   // The gateway call carries the credentials (and, relayed, the card); the public URL carries the
   // session id, a capability, in every return address; a merchant's page is where the card is
   // typed and the session id kept. Plain http only to this machine.
@@ -557,7 +558,7 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
       ? ['PAYFORM_DATABASE_URL is :memory: in production, where every payment would be forgotten as the process stops: give a postgres:// URL or a SQLite file path']
       : []),
     // Its length is checked everywhere; a few characters repeated, or a word with digits, is a guess away.
-    ...(token && guessable(token) ? [`PAYFORM_ADMIN_TOKEN ${guessable(token)}: use a random one, e.g. the output of \`openssl rand -base64 32\``] : []),
+    ...(easyToken ? [`PAYFORM_ADMIN_TOKEN ${easyToken}: use a random one, e.g. the output of \`openssl rand -base64 32\``] : []),
     ...(plain.length > 0
       ? [`production needs https for ${plain.map(({ name }) => name).join(' and ')} (plain http only to this machine): ${plain.map(({ name, shown }) => `${name} ${name === 'PAYFORM_ALLOWED_ORIGINS' ? 'has' : 'is'} ${shown}`).join(', ')}`]
       : []),
