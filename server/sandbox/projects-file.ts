@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { amountsWrittenAsDecimals, describeIssues, headerCredential, parseWire, repeatedKeys, Currency, Uuid, requiredText } from '@payform/gateway/wire';
 import type { FieldIssue, MinorUnitFields } from '@payform/gateway/wire';
 import type { ProjectCredentials } from '@payform/gateway/testing';
+import { maskCardData } from '@payform/gateway';
 import type { Ledger } from './balances.js';
 import type { Project } from './config.js';
 import { majorUnitsRefusal, minorAmountRefusal } from './state/amounts.js';
@@ -87,7 +88,7 @@ export function credentialProblems(credentials: ProjectCredentials): string[] {
   if (parsed.success) return [];
   // Each is read from the companion's name of it: pos_id from PAYFORM_GATEWAY_POS_ID.
   return parsed.issues.map(({ field, reason }) =>
-    field === 'pos_id' ? `PAYFORM_GATEWAY_POS_ID ${reason} (the project's id), not ${JSON.stringify(given.pos_id)}` : `PAYFORM_GATEWAY_${field.toUpperCase()} ${reason}`,
+    field === 'pos_id' ? `PAYFORM_GATEWAY_POS_ID ${reason} (the project's id), not ${JSON.stringify(maskCardData(given.pos_id))}` : `PAYFORM_GATEWAY_${field.toUpperCase()} ${reason}`,
   );
 }
 
