@@ -183,7 +183,7 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
   if (decline) return unmatched;
   // An operation this ledger never reserved (made elsewhere, e.g. in the gateway's portal):
   // recorded as the gateway reports it, limits or not, because it happened.
-  const operation = await insertOperation(ctx, trx, facts.orderId, { ...result, kind, amount: facts.amount, origin: 'gateway' });
+  const operation = await insertOperation(ctx, trx, payment, { ...result, kind, amount: facts.amount, origin: 'gateway' });
   return { outcome: 'applied', advanced: true, payment: null, operation };
 }
 

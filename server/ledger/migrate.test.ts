@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
 import { migrations } from './migrations.js';
 import { ensureSchema, postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
@@ -210,7 +211,7 @@ async function refundBefore0017(db: Kysely<unknown>, schema?: string): Promise<v
 }
 
 /** What an upgraded ledger's refund reads as: no transaction yet, until its webhook names one. */
-async function expectRefundLearnsItsTransaction(ledger: Awaited<ReturnType<typeof openLedger>>): Promise<void> {
+async function expectRefundLearnsItsTransaction(ledger: Ledger): Promise<void> {
   expect(ledger.upgradedNow).toContain('0017_operation_transactions');
   expect(await ledger.getOperation('r1')).toMatchObject({ amount: 400, status: 'success', operationId: 'op-old', transactionId: null });
   const transactionId = '6f1d3c2a-8b4e-4f70-9a15-2c7e9d0b4a11';
@@ -220,43 +221,7 @@ async function expectRefundLearnsItsTransaction(ledger: Awaited<ReturnType<typeo
 }
 
 describe('operations recorded before their transactions were kept (0017)', () => {
-  it('reads a SQLite ledger\'s refunds with none, and keeps the one a webhook names', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'payform-0017-'));
-    const path = join(dir, 'ledger.db');
-    try {
-      const old = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
-      await refundBefore0017(old);
-      await old.destroy();
-      const ledger = await openLedger(path);
-      try {
-        await expectRefundLearnsItsTransaction(ledger);
-      } finally {
-        await ledger.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  withTestDatabase((url) => {
-    it('reads a PostgreSQL ledger\'s refunds with none, and keeps the one a webhook names', async () => {
-      const schema = freshSchemaName();
-      try {
-        const old = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
-        await ensureSchema(old, schema);
-        await refundBefore0017(old, schema);
-        await old.destroy();
-        const ledger = await openLedger(url, { schema });
-        try {
-          await expectRefundLearnsItsTransaction(ledger);
-        } finally {
-          await ledger.close();
-        }
-      } finally {
-        await dropSchema(url, schema);
-      }
-    });
-  });
+  upgradeCase((database) => `reads a ${database} ledger's refunds with none, and keeps the one a webhook names`, refundBefore0017, expectRefundLearnsItsTransaction);
 });
 
 /** A ledger before 0019 (no save_card): paid `old-1` of session `s1`, and `s2` of a customer, open, unpaid. */
@@ -268,7 +233,7 @@ async function customerSessionBefore0019(db: Kysely<unknown>, schema?: string): 
 }
 
 /** A session opened before keeps its payment's card as it always did; a new one may keep none. */
-async function expectCardsKeptAsBefore(ledger: Awaited<ReturnType<typeof openLedger>>): Promise<void> {
+async function expectCardsKeptAsBefore(ledger: Ledger): Promise<void> {
   expect(ledger.upgradedNow).toContain('0019_card_consent');
   const card = { ccToken: 'tok-1', ccMask: '424242******4242' };
   expect(await ledger.savePaymentCard('s2', { customerId: 'cust-old', ...card })).toMatchObject({ customerId: 'cust-old', ccToken: 'tok-1' });
@@ -278,16 +243,52 @@ async function expectCardsKeptAsBefore(ledger: Awaited<ReturnType<typeof openLed
 }
 
 describe('sessions and payments stored before save_card (0019)', () => {
-  it('reads a SQLite ledger\'s as keeping the card, and a new session may not', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'payform-0019-'));
+  upgradeCase((database) => `reads a ${database} ledger's as keeping the card, and a new session may not`, customerSessionBefore0019, expectCardsKeptAsBefore);
+});
+
+/** Before 0024 an operation's currency was its payment's, read from there: `old-1`'s refund, and a capture of a JPY payment. */
+async function operationsBefore0024(db: Kysely<unknown>, schema?: string): Promise<void> {
+  await refundBefore0017(db, schema);
+  await migratedTo(db, '0023_movement_dates', schema);
+  await sql`insert into payform_checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
+    values ('s3', 'old-3', 5000, 'JPY', 'Tea', 'auth', '{}', '["direct"]', 1, 99999999999999)`.execute(db);
+  await sql`insert into payform_payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
+    values ('old-3', 's3', 1, 'direct', 'auth', 5000, 'JPY', 'success', '{}', 1, 1, 1)`.execute(db);
+  await sql`insert into payform_operations (id, order_id, kind, amount, status, operation_id, origin, created_at, updated_at, last_seen_at, settled_at)
+    values ('c3', 'old-3', 'capture', 5000, 'success', 'op-c3', 'merchant', 2, 2, 2, 2)`.execute(db);
+}
+
+async function expectOperationsCarryTheirCurrency(ledger: Ledger): Promise<void> {
+  expect(ledger.upgradedNow).toContain('0024_operation_currency');
+  expect(await ledger.getOperation('r1')).toMatchObject({ amount: 400, currency: 'XTS' });
+  expect(await ledger.getOperation('c3')).toMatchObject({ amount: 5000, currency: 'JPY' });
+  const refund = await ledger.reserveOperation('old-1', { kind: 'refund', amount: 100 });
+  expect(refund).toMatchObject({ amount: 100, currency: 'XTS' });
+}
+
+describe('operations kept before they carried their currency (0024)', () => {
+  upgradeCase((database) => `fills a ${database} ledger's from their payments, and a new one takes its payment's`, operationsBefore0024, expectOperationsCarryTheirCurrency);
+});
+
+/**
+ * A ledger `prepare` writes as an earlier version left it, opened by this one (so upgraded), then
+ * `check`ed: on a SQLite file, and on a PostgreSQL schema of its own.
+ */
+function upgradeCase(
+  title: (database: 'SQLite' | 'PostgreSQL') => string,
+  prepare: (db: Kysely<unknown>, schema?: string) => Promise<void>,
+  check: (ledger: Ledger) => Promise<void>,
+): void {
+  it(title('SQLite'), async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-upgrade-'));
     const path = join(dir, 'ledger.db');
     try {
       const old = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
-      await customerSessionBefore0019(old);
+      await prepare(old);
       await old.destroy();
       const ledger = await openLedger(path);
       try {
-        await expectCardsKeptAsBefore(ledger);
+        await check(ledger);
       } finally {
         await ledger.close();
       }
@@ -297,16 +298,16 @@ describe('sessions and payments stored before save_card (0019)', () => {
   });
 
   withTestDatabase((url) => {
-    it('reads a PostgreSQL ledger\'s as keeping the card, and a new session may not', async () => {
+    it(title('PostgreSQL'), async () => {
       const schema = freshSchemaName();
       try {
         const old = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
         await ensureSchema(old, schema);
-        await customerSessionBefore0019(old, schema);
+        await prepare(old, schema);
         await old.destroy();
         const ledger = await openLedger(url, { schema });
         try {
-          await expectCardsKeptAsBefore(ledger);
+          await check(ledger);
         } finally {
           await ledger.close();
         }
@@ -315,4 +316,4 @@ describe('sessions and payments stored before save_card (0019)', () => {
       }
     });
   });
-});
+}

@@ -556,6 +556,20 @@ function movementIndexes(): OnlineIndex[] {
 const movementDates = indexesBuiltOnline(movementIndexes);
 
 /**
+ * An operation's currency, its payment's, kept on its row: an operation travels alone (the
+ * merchant's hook and notify URL, a capture's or refund's answer), and an amount is never given
+ * without the currency it counts. Filled for the operations already there. The table is not
+ * the pay path's (no payment or webhook of a payment writes it), so its ADD COLUMN holds up
+ * only captures and refunds made during the upgrade.
+ */
+const operationCurrency: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('payform_operations').addColumn('currency', 'text').execute();
+    await sql`update payform_operations set currency = (select p.currency from payform_payments p where p.order_id = payform_operations.order_id)`.execute(db);
+  },
+};
+
+/**
  * PostgreSQL's indexes built outside the migrations' transaction, in order. A later migration
  * that drops or changes one takes it off this list (it would be built again at every start).
  */
@@ -601,4 +615,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0021_session_expiry': sessionExpiry,
   '0022_session_extension': sessionExtension,
   '0023_movement_dates': movementDates,
+  '0024_operation_currency': operationCurrency,
 };

@@ -68,14 +68,15 @@ export interface OperationRecord extends OperationResult {
   readonly requestKey?: string;
 }
 
-/** Inserts an operation row as given; the caller has checked (or deliberately skipped) the limits. */
-export async function insertOperation(ctx: LedgerContext, db: LedgerDb, orderId: string, record: OperationRecord): Promise<Operation> {
+/** Inserts an operation row of `payment` as given; the caller has checked (or deliberately skipped) the limits. */
+export async function insertOperation(ctx: LedgerContext, db: LedgerDb, payment: Pick<Payment, 'orderId' | 'currency'>, record: OperationRecord): Promise<Operation> {
   const now = ctx.now();
   const row: OperationRow = {
     id: randomUUID(),
-    order_id: orderId,
+    order_id: payment.orderId,
     kind: record.kind,
     amount: record.amount,
+    currency: payment.currency,
     status: record.status,
     operation_id: record.operationId ?? null,
     transaction_id: record.transactionId ?? null,
@@ -109,8 +110,9 @@ export async function reserveOperation(ctx: LedgerContext, orderId: string, inpu
   return ctx.db.transaction().execute(async (trx) => {
     const payment = await lockPayment(ctx, trx, orderId);
     if (!payment) throw new LedgerNotFound('order', orderId);
-    const amount = decideOperation(toPayment(payment), await operationsOf(trx, orderId), request);
-    return insertOperation(ctx, trx, orderId, { ...request, amount, status: 'pending', origin: 'merchant' });
+    const paid = toPayment(payment);
+    const amount = decideOperation(paid, await operationsOf(trx, orderId), request);
+    return insertOperation(ctx, trx, paid, { ...request, amount, status: 'pending', origin: 'merchant' });
   });
 }
 

@@ -78,6 +78,7 @@ export function toOperation(row: OperationRow): Operation {
     orderId: row.order_id,
     kind: row.kind,
     amount: row.amount,
+    currency: row.currency,
     status: row.status,
     operationId: row.operation_id,
     transactionId: row.transaction_id,

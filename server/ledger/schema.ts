@@ -83,6 +83,8 @@ export interface OperationRow extends NoticeColumns, AbsenceColumns {
   order_id: string;
   kind: OperationKind;
   amount: number;
+  /** Its payment's (migration 0024): an amount is read with its currency, wherever it goes alone. */
+  currency: string;
   status: OperationStatus;
   operation_id: string | null;
   transaction_id: string | null;

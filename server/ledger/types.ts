@@ -380,7 +380,9 @@ export interface Operation {
   readonly id: string;
   readonly orderId: string;
   readonly kind: OperationKind;
+  /** Minor units of `currency`, its payment's. */
   readonly amount: number;
+  readonly currency: string;
   readonly status: OperationStatus;
   readonly operationId: string | null;
   /** The gateway's transaction for it, once its answer or webhook named one. */

@@ -85,8 +85,9 @@ export async function recordGatewayOperation(ctx: LedgerContext, orderId: string
       ? operations.some((operation) => operation.operationId === record.operationId)
       : operations.filter((operation) => operation.kind === record.kind && operation.amount === record.amount && mayBeAtGateway(operation)).length >= shown;
     if (known) return { operation: undefined, flagged: undefined };
-    const operation = await insertOperation(ctx, trx, orderId, { ...record, origin: 'gateway' });
-    return { operation, flagged: await checkMovedMoney(ctx, trx, toPayment(row), operation) };
+    const payment = toPayment(row);
+    const operation = await insertOperation(ctx, trx, payment, { ...record, origin: 'gateway' });
+    return { operation, flagged: await checkMovedMoney(ctx, trx, payment, operation) };
   });
 }
 

@@ -278,7 +278,7 @@ describe('capture and void', () => {
     const orderId = await paidOrder('auth');
     expect((await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true })).totals.capturable).toBe(1161);
     const full = await op(orderId, 'capture', 200);
-    expect(full.operation).toMatchObject({ kind: 'capture', amount: 1010, status: 'success', status_code: '1000' });
+    expect(full.operation).toMatchObject({ kind: 'capture', amount: 1010, currency: 'UAH', status: 'success', status_code: '1000' });
     expect(full.totals).toMatchObject({ captured: 1010, refundable: 1010, capturable: 0 });
   });
 

@@ -115,6 +115,7 @@ export const OperationView = z.object({
     .describe('The gateway\'s transaction for this operation, null until its answer or webhook names it'),
   kind: z.enum(['capture', 'void', 'refund']),
   amount: Amount,
+  currency: z.string().describe('ISO 4217, its payment\'s: `amount` counts minor units of it'),
   status: z.enum(['pending', 'success', 'failure']),
   status_code: z.string().nullable(),
   status_description: z
@@ -290,6 +291,7 @@ export function operationView(operation: Operation): OperationView {
     transaction_id: operation.transactionId,
     kind: operation.kind,
     amount: operation.amount,
+    currency: operation.currency,
     status: operation.status,
     status_code: operation.statusCode,
     status_description: operation.statusDescription,

@@ -13,7 +13,7 @@ const MINUTE = 60_000;
 
 function operation(id: string, fields: Partial<Operation>): Operation {
   return {
-    id, orderId: 'o-1', kind: 'refund', amount: 200, status: 'pending', operationId: null, transactionId: null, statusCode: null, statusDescription: null, comment: null,
+    id, orderId: 'o-1', kind: 'refund', amount: 200, currency: 'UAH', status: 'pending', operationId: null, transactionId: null, statusCode: null, statusDescription: null, comment: null,
     split: null, receiptUrl: null, origin: 'merchant', createdAt: T0, updatedAt: T0, lastSeenAt: T0, settledAt: null, ...fields,
   };
 }

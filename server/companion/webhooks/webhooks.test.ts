@@ -412,9 +412,10 @@ describe('POST /webhooks/gateway', () => {
     await post(webhookForm(refund, SECRET));
     await post(webhookForm(refund, SECRET));
     const detail = await stack.ledger.getOrder(orderId);
-    expect(detail?.operations).toMatchObject([{ kind: 'refund', amount: 250, status: 'success', origin: 'gateway', operationId: refund.operation_id }]);
+    expect(detail?.operations).toMatchObject([{ kind: 'refund', amount: 250, currency: 'UAH', status: 'success', origin: 'gateway', operationId: refund.operation_id }]);
     expect(detail?.totals.refundable).toBe(1010 - 250);
-    expect(stack.changes.filter((change) => change.kind === 'operation')).toHaveLength(1);
+    // The merchant is told the amount with the currency it counts, not left to look it up.
+    expect(stack.changes.filter((change) => change.kind === 'operation')).toMatchObject([{ operation: { amount: 250, currency: 'UAH' } }]);
   });
 
   it('keeps, and does not record, an operation whose amount has more digits than can be shown exactly', async () => {
