@@ -165,7 +165,7 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
   checkout.post('/sessions/:id/hosted', takesPayments, limitPayAttempts(), validate('json', HostedRequest), async (c) => {
     const { customer, page_url: pageUrl, fallback } = c.req.valid('json');
     const client = clientAddress(c, c.get('services').options.trustProxy) ?? UNKNOWN_CLIENT;
-    const url = await c.get('services').hostedCheckouts.open(sessionId(c), customer, pageUrl, client);
+    const url = await c.get('services').hostedCheckouts.open(sessionId(c), customer, { pageUrl, client, acceptLanguage: c.req.header('accept-language') });
     // Once the page is opened: a made-up session id must not use up the one line.
     const { tokenizer } = c.get('services').options;
     if (fallback && tokenizer && !toldFallback) {

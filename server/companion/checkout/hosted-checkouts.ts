@@ -17,9 +17,22 @@ import { cancelHostedPage, endNotSent, endTakenAttempt, endUnsentAttempt, readOr
 import type { AttemptSend } from './attempt-outcomes.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
+import { browserLanguage } from './page-words.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
 import { resultUrl } from './payer-page.js';
 import type { PayerPages } from './payer-page.js';
+
+/**
+ * Who opens the page. `pageUrl`: the page paid from (the widget's `page_url`); checked, the
+ * customer returns there. `client`: the customer's address (UNKNOWN_CLIENT when the host passed
+ * none), whose record the page's decision joins. `acceptLanguage`: the browser's, for the page's
+ * language when the session names none.
+ */
+export interface HostedOpener {
+  readonly pageUrl?: string | undefined;
+  readonly client?: string | undefined;
+  readonly acceptLanguage?: string | undefined;
+}
 
 const tryAgain = () => new ApiProblem(503, 'gateway_unavailable', 'The payment page could not be opened; try again', undefined, { 'Retry-After': '2' });
 
@@ -32,18 +45,17 @@ export class HostedCheckouts {
     this.#pages = pages;
   }
 
-  /**
-   * The address of the gateway's payment page for this session. `pageUrl`: the page paid from
-   * (the widget's `page_url`); checked, the customer returns there. `client`: the customer's
-   * address (UNKNOWN_CLIENT when the host passed none), whose record the page's decision joins.
-   */
-  async open(sessionId: string, payer: Customer | undefined, pageUrl?: string, client?: string): Promise<string> {
+  /** The address of the gateway's payment page for this session, opened by `payer` as `from` says. */
+  async open(sessionId: string, payer: Customer | undefined, from: HostedOpener = {}): Promise<string> {
+    const { pageUrl, client } = from;
     const { ledger } = this.#deps;
     const session = await payableSession(ledger, sessionId, 'hosted', this.#deps.options.tokenizer !== undefined);
     const live = session.payment && holdsSession(session.payment) ? session.payment : undefined;
     if (live) return this.#pageOf(live);
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
-    const customer: CustomerDetails = { ...customerDetails(payer ?? {}), ...session.customer };
+    // The page in the customer's language when the merchant named none, as the companion's own pages are.
+    const spoken = session.customer.lang === undefined ? browserLanguage(from.acceptLanguage)?.toUpperCase() : undefined;
+    const customer: CustomerDetails = { ...customerDetails(payer ?? {}), ...session.customer, ...(spoken && { lang: spoken }) };
     requireCustomer('hosted', customer, session.method);
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
     if (!claim.claimed) return this.#pageOf(liveAttempt(claim));

@@ -53,6 +53,22 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect((await hosted(session.id, 200, { customer: CONTACT })).redirect_url).toMatch(/\/form$/);
   });
 
+  it('opens the page in the customer\'s language when the merchant named none, as its own pages do', async () => {
+    await open();
+    const languages = async (customer: Record<string, string>, acceptLanguage: string) => {
+      const session = await stack.openSession({ customer });
+      await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {}, headers: { 'Accept-Language': acceptLanguage } });
+      const { requests } = await stack.control('GET', '/_sandbox/requests');
+      const created = requests.filter((request: { path: string; body: { order_id?: string } }) => request.path === '/api/v1/payment' && request.body.order_id === session.order_id);
+      return created.map((request: { body: { customer_lang?: string } }) => request.body.customer_lang ?? null);
+    };
+    expect(await languages(CONTACT, 'fr-CH, fr;q=0.9, en;q=0.8')).toEqual(['FR']);
+    expect(await languages(CONTACT, 'ja, ko;q=0.5, de;q=0.4')).toEqual(['DE']);
+    // The merchant's word stands; a browser naming no language the pages speak leaves the gateway's own.
+    expect(await languages({ ...CONTACT, lang: 'UK' }, 'de')).toEqual(['UK']);
+    expect(await languages(CONTACT, 'ja, *;q=0.1')).toEqual([null]);
+  });
+
   it('a session the merchant closes cancels its page left unpaid, which then takes no card', async () => {
     await open();
     const session = await stack.openSession({ customer: CONTACT });

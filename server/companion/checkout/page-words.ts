@@ -140,8 +140,11 @@ function known(tag: string | undefined): PageLanguage | undefined {
 
 /** The language a page speaks: `preferred` (the merchant's `customer.lang`), else the best of `acceptLanguage`, else English. */
 export function pageLanguage(acceptLanguage: string | undefined, preferred?: string): PageLanguage {
-  const chosen = known(preferred);
-  if (chosen) return chosen;
+  return known(preferred) ?? browserLanguage(acceptLanguage) ?? 'en';
+}
+
+/** The best of `acceptLanguage` (a browser's `Accept-Language`) these pages speak; none when it names none of them. */
+export function browserLanguage(acceptLanguage: string | undefined): PageLanguage | undefined {
   const ranges = (acceptLanguage ?? '').split(',').slice(0, RANGES_READ).map((range, order) => {
     const [tag, ...parameters] = range.split(';');
     const q = parameters.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]).find((value) => value !== undefined);
@@ -150,7 +153,7 @@ export function pageLanguage(acceptLanguage: string | undefined, preferred?: str
   const best = ranges
     .filter((range) => range.language !== undefined && range.weight > 0)
     .sort((a, b) => b.weight - a.weight || a.order - b.order)[0];
-  return best?.language ?? 'en';
+  return best?.language;
 }
 
 export function pageWords(language: PageLanguage): PageWords {
