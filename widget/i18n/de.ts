@@ -15,7 +15,7 @@ const de: Catalog = {
   saved: 'Bezahlen mit',
   new_card: 'Neue Karte',
   pay: '{} bezahlen',
-  pay_hosted: '{} auf der sicheren Zahlungsseite bezahlen',
+  pay_hosted: 'Auf der sicheren Zahlungsseite {} bezahlen',
   processing: 'Zahlung wird verarbeitet…',
   confirming: 'Zahlung wird bestätigt…',
   waiting: 'Ihre Zahlung wird noch bestätigt. Prüfen Sie es gleich noch einmal und zahlen Sie nicht erneut.',

@@ -29,7 +29,7 @@ describe('localisation', () => {
     ['en', 'Pay {} on the secure payment page'],
     ['uk', 'Сплатити {} на захищеній сторінці оплати'],
     ['pl', 'Zapłać {} na bezpiecznej stronie płatności'],
-    ['de', '{} auf der sicheren Zahlungsseite bezahlen'],
+    ['de', 'Auf der sicheren Zahlungsseite {} bezahlen'],
     ['fr', 'Payer {} sur la page de paiement sécurisée'],
     ['es', 'Pagar {} en la página de pago segura'],
   ] as const) {

@@ -378,6 +378,11 @@ describe('<pay-form> when things go wrong', () => {
     expect(code).to.equal('network');
     expect(form.shadowRoot!.querySelector('form')).to.equal(null);
     expect(button(form).textContent).to.equal('Pay on the secure payment page');
+    // Without an amount the words still read as a sentence's start, in every language.
+    form.lang = 'de';
+    await waitUntil(() => button(form).textContent === 'Auf der sicheren Zahlungsseite bezahlen', `German reads "${button(form).textContent}"`);
+    form.lang = 'en';
+    await waitUntil(() => button(form).textContent === 'Pay on the secure payment page', 'English again');
     calls.restore();
     const redirect = new Promise<CustomEvent>((resolve) => form.addEventListener('pay-redirect', (event) => (event.preventDefault(), resolve(event))));
     button(form).click();
