@@ -13,6 +13,7 @@ describe('isLedgerUnavailable', () => {
     ['a connection that timed out', withCode('ETIMEDOUT')],
     ['the server shutting down (57P01)', withCode('57P01', 'terminating connection due to administrator command')],
     ['the server starting up (57P03)', withCode('57P03', 'the database system is starting up')],
+    ['the database dropped under a session (57P04)', withCode('57P04', 'terminating connection because the database was dropped')],
     ['a connection failure (08006)', withCode('08006')],
     ['too many connections (53300)', withCode('53300')],
     ['a password that no longer works (28P01)', withCode('28P01', 'password authentication failed for user "payform"')],

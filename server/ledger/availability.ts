@@ -14,12 +14,15 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EP
 /**
  * PostgreSQL SQLSTATEs of a server that is going away or not taking work: class 08 (connection
  * exception), class 28 (a new connection's credentials refused: a password changed under a
- * running companion), 57P01–57P03 (shut down by an administrator, crashed, starting up), 53300
- * (too many connections), 57014 (a statement cancelled: past its statement_timeout behind a
- * lock, or by an administrator — rolled back). SQLite's SQLITE_BUSY: another process held the
- * file's lock past the ledger's wait for it (5 s, sqlite.ts).
+ * running companion), 57P01–57P04 (shut down by an administrator, crashed, starting up, the
+ * database dropped), 53300 (too many connections), 57014 (a statement cancelled: past its
+ * statement_timeout behind a lock, or by an administrator — rolled back), and a new
+ * connection's database closed for maintenance: 55000 (ALTER DATABASE … ALLOW_CONNECTIONS
+ * false; no statement of the ledger's meets it otherwise) or 3D000 (renamed away, or not
+ * there). SQLite's SQLITE_BUSY: another process held the file's lock past the ledger's wait
+ * for it (5 s, sqlite.ts).
  */
-const SERVER_CODES = /^(08...|28...|57P0[123]|57014|53300|SQLITE_BUSY)$/;
+const SERVER_CODES = /^(08...|28...|57P0[1234]|57014|53300|55000|3D000|SQLITE_BUSY)$/;
 
 /**
  * The disk under the database refusing writes: nothing was written, and the same request works

@@ -308,6 +308,8 @@ function fixOf(error: unknown, code: string | undefined): string | undefined {
   if (code === '53100') return 'the PostgreSQL server’s disk is full: free space on it; payments go on by themselves once a write works';
   if (code === '25006') return 'PAYFORM_DATABASE_URL reaches a PostgreSQL that takes no writes (a standby after a failover, or default_transaction_read_only): point it at the primary; payments go on by themselves once a write works';
   if (code === '58030') return 'the PostgreSQL server cannot read or write its files: check its disk';
+  if (code === '55000') return 'the database of PAYFORM_DATABASE_URL takes no connections (ALTER DATABASE … ALLOW_CONNECTIONS false, for maintenance): allow them again; payments go on by themselves once a connection opens';
+  if (code === '3D000' || code === '57P04') return 'the database of PAYFORM_DATABASE_URL is not there (renamed or dropped under the running companion): give it back its name, or point PAYFORM_DATABASE_URL at where the ledger is now and restart; payments go on by themselves once a connection opens';
   // Reached, but a statement ran out its deadline: something held a lock on the ledger's tables that long, or the server is overloaded.
   if (code === '57014') {
     return "the database answers, but the companion's statements ran past PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: look in pg_stat_activity for a session holding a lock on payform's tables (a migration, a manual transaction left open) or for a server overloaded; payments go on by themselves once statements finish in time";
