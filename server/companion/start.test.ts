@@ -297,6 +297,30 @@ describe('startCompanion', () => {
     expect(said[0]).not.toContain('the-first-admin-token');
   });
 
+  it('says the instance left on an older admin token is the one to restart, when it refuses the token the last one started with', async () => {
+    const file = join(dir, 'rotated.db');
+    const start = async (token: string) => {
+      const memory = memorySink();
+      const companion = await startCompanion(loopbackSettings({ PAYFORM_DATABASE_URL: file, PAYFORM_ADMIN_TOKEN: token }), {
+        gatewayBaseUrl: sandbox.url,
+        sandboxOrigin: sandbox.url,
+        logger: createLogger({ sink: memory.sink }),
+      });
+      return { companion, lines: () => memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.msg.startsWith('merchant API request refused')) };
+    };
+    const left = await start('the-admin-token-before');
+    const changed = await start('the-admin-token-after-0');
+    try {
+      const orders = (token: string) => fetch(`${left.companion.url}/api/orders`, { headers: { Authorization: `Bearer ${token}` } });
+      expect((await orders('the-admin-token-after-0')).status).toBe(401);
+      await eventually(() => expect(left.lines()).toEqual([expect.objectContaining({ level: 'error', msg: expect.stringContaining('this instance runs an older one — restart it with the current PAYFORM_ADMIN_TOKEN') })]));
+      expect(JSON.stringify(left.lines())).not.toContain('the-admin-token');
+    } finally {
+      await left.companion.close();
+      await changed.companion.close();
+    }
+  });
+
   it('does not wait for a live feed, which never ends by itself', async () => {
     const settings = loopbackSettings();
     // A grace far beyond the test's own timeout: waiting for the feed would fail the test.

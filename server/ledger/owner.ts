@@ -75,6 +75,12 @@ export async function recordAdminTokenCheck(ctx: LedgerContext, check: string): 
   return before.value;
 }
 
+/** The keyed hash of the admin token the instance that started last on this ledger was given, if one was recorded. */
+export async function adminTokenCheck(ctx: LedgerContext): Promise<string | undefined> {
+  const row = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', ADMIN_TOKEN_CHECK).executeTakeFirst();
+  return row?.value;
+}
+
 /** A client that sent the right admin or metrics token: its key, under this prefix, holds when (ms, 13 digits). */
 const TOKEN_HOLDER = 'token_holder:';
 /** How long a client that sent the right token keeps passing a stranger's lockout of its address. */

@@ -5,13 +5,13 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { CompanionEnv } from '../context.js';
+import type { CompanionEnv, CompanionServices } from '../context.js';
 import { bodyLimit } from 'hono/body-limit';
 import { matchedRoutes } from 'hono/route';
 import { isQuotedSetting, maskCardData } from '@payform/gateway';
 import { fieldPath } from '@payform/gateway/wire';
-import type { Logger } from '../log/logger.js';
 import { clientKey, UNKNOWN_CLIENT } from './client-address.js';
+import { idempotencyScope } from './idempotency-keys.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ApiProblem, retryAfterSeconds } from './problem.js';
 
@@ -38,7 +38,7 @@ export function requireAdminToken(adminToken: string): MiddlewareHandler<Compani
 export function requireBearer(
   token: string,
   refusal: (header: string | undefined, sent: string | undefined) => ApiProblem,
-  notice?: (counter: RateLimiter, logger: Logger, now: number, client: string) => void,
+  notice?: (services: CompanionServices, client: string, sent: string) => void,
 ): MiddlewareHandler<CompanionEnv> {
   const expected = digest(token);
   return async (c, next) => {
@@ -57,7 +57,7 @@ export function requireBearer(
       tokenHolders.add(client, now);
       return next();
     }
-    if (match) notice?.(wrongAdminTokens, logger, clock(), client);
+    if (match?.[1]) notice?.(c.get('services'), client, match[1]);
     // A host that passes no client address puts everyone under one key: counting there would
     // slow every caller for one guesser. The token's length stands alone then. No token at all
     // (a CORS preflight, a scanner) guesses nothing: counted, a stranger's requests without one
@@ -82,18 +82,36 @@ const notices = new WeakMap<RateLimiter, { saidAt: number; unsaid: number }>();
  * A shop whose server sends another token (a quoted one, the one an earlier start made up)
  * fails every checkout: seen in the log within a minute, however few its requests, and at most
  * once a minute, however many. A request with no token at all is a scanner's as often as not.
+ * The token sent may be the one the instance that started last on this ledger was given (its
+ * keyed hash is recorded there): then this instance is the one left on an older token, after a
+ * change made one instance after another, and the fix is its restart, not the shop's server.
  */
-function noticeWrongToken(counter: RateLimiter, logger: Logger, now: number, client: string): void {
-  let notice = notices.get(counter);
-  if (!notice) notices.set(counter, (notice = { saidAt: -Infinity, unsaid: 0 }));
+function noticeWrongToken(services: CompanionServices, client: string, sent: string): void {
+  const { wrongAdminTokens, logger, ledger, clock } = services;
+  let notice = notices.get(wrongAdminTokens);
+  if (!notice) notices.set(wrongAdminTokens, (notice = { saidAt: -Infinity, unsaid: 0 }));
   notice.unsaid += 1;
+  const now = clock();
   if (now - notice.saidAt < REFUSAL_NOTICE_MS) return;
-  logger.warn(
-    "merchant API request refused for a wrong admin token: if it is your shop's server, it must send PAYFORM_ADMIN_TOKEN as Authorization: Bearer <token> (a bin without PAYFORM_ADMIN_TOKEN makes a new one at every start)",
-    { client, refused: notice.unsaid },
-  );
+  const fields = { client, refused: notice.unsaid };
   notice.saidAt = now;
   notice.unsaid = 0;
+  void ledger
+    .adminTokenCheck()
+    .catch(() => undefined)
+    .then((latest) => {
+      if (latest !== undefined && latest === idempotencyScope(sent)) {
+        logger.error(
+          "merchant API request refused: the bearer token sent is the PAYFORM_ADMIN_TOKEN the companion that started last on this ledger was given, and this instance runs an older one — restart it with the current PAYFORM_ADMIN_TOKEN (every instance sharing the ledger needs the same)",
+          fields,
+        );
+        return;
+      }
+      logger.warn(
+        "merchant API request refused for a wrong admin token: if it is your shop's server, it must send PAYFORM_ADMIN_TOKEN as Authorization: Bearer <token> (a bin without PAYFORM_ADMIN_TOKEN makes a new one at every start)",
+        fields,
+      );
+    });
 }
 
 /**
