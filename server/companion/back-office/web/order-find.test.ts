@@ -36,6 +36,10 @@ describe('Find in the back office', () => {
     }
     expect(readFind('€70.00', ['UAH'], 'en-GB')).toMatchObject({ query: { amount: '7000', currency: 'EUR' } });
     expect(readFind('70 €', ['UAH'], 'de')).toMatchObject({ query: { amount: '7000', currency: 'EUR' } });
+    // A Ukrainian page writes euros as EUR; staff copy a customer's € all the same.
+    for (const written of ['70,00 €', '€70,00']) expect(readFind(written, ['UAH'], 'uk'), written).toMatchObject({ query: { amount: '7000', currency: 'EUR' } });
+    // Narrow, $ is every dollar's; the page writes it for USD alone, and that stands.
+    expect(readFind('$70.00', ['UAH'], 'en-US')).toMatchObject({ query: { amount: '7000', currency: 'USD' } });
     // Ids stay ids.
     for (const id of ['INV2024.1', 'shop-1001']) expect(readFind(id, ['UAH'], 'en-GB')).toEqual({ kind: 'order', orderId: id });
   });
@@ -67,9 +71,13 @@ describe('Find in the back office', () => {
     expect(readFind('5.00', ['UAH', 'USD', 'EUR'])).toEqual({ kind: 'search', query: { amount: '500' }, shown: '5.00' });
     // A shop in dinars alone: 12.345 is 12345 fils (in hryvnias it is no amount, but an order id).
     expect(readFind('12.345', ['KWD'])).toEqual({ kind: 'search', query: { amount: '12345' }, shown: '12.345' });
-    // Yen beside hryvnias, or dinars' three decimals: 5.00 is no one sum.
-    expect(readFind('5.00', ['UAH', 'JPY'])).toEqual({ kind: 'whichCurrency', shown: '5.00', currencies: ['UAH', 'JPY'] });
-    expect(readFind('12.34', ['KWD', 'EUR'])).toMatchObject({ kind: 'whichCurrency' });
+    // Of currencies with other decimals, the one alone that holds it is meant: no yen has decimals,
+    // no euro three.
+    expect(readFind('5.00', ['UAH', 'JPY'])).toEqual({ kind: 'search', query: { amount: '500', currency: 'UAH' }, shown: '5.00' });
+    expect(readFind('5.670', ['EUR', 'JPY', 'KWD', 'UAH'])).toEqual({ kind: 'search', query: { amount: '5670', currency: 'KWD' }, shown: '5.670' });
+    // Two decimals are hryvnias' and dinars' (12.340): no one sum, so Find asks which of them.
+    expect(readFind('12.34', ['KWD', 'EUR'])).toEqual({ kind: 'whichCurrency', shown: '12.34', currencies: ['KWD', 'EUR'] });
+    expect(readFind('249.50', ['EUR', 'JPY', 'UAH'])).toEqual({ kind: 'whichCurrency', shown: '249.50', currencies: ['EUR', 'UAH'] });
     // With its currency it is one sum again.
     expect(readFind('JPY 500', ['UAH', 'JPY'])).toMatchObject({ query: { amount: '500', currency: 'JPY' } });
     expect(readFind('5.00 UAH', ['UAH', 'JPY'])).toMatchObject({ query: { amount: '500', currency: 'UAH' } });

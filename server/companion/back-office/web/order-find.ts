@@ -46,15 +46,16 @@ function looksLikeCardNumber(text: string): boolean {
 }
 
 /**
- * An amount typed with a decimal part, a group separator or a currency: minor units and the
- * currency it names (or `usual`, the shop's, when none is typed); undefined when the text is not
- * one. Group separators (spaces, and the one of "1,249.50" or "1.249,50") are dropped. Of two
- * marks the last is the decimal one, either way round; a mark given more than once groups; one
- * mark alone before three digits groups where the page's language groups with it ("1,000" in
- * English, "1.000" in German, as the page writes "¥12,345" and "KWD 1,000.000"), but after a lone
- * 0 ("0,500"); else it is the decimal one ("249,50" on an English page too).
+ * An amount typed with a decimal part, a group separator or a currency: its figure with a point
+ * before the decimals (as English writes it, whatever the page's language) and the currency it
+ * names; undefined when the text is not one. Group separators (spaces, and the one of
+ * "1,249.50" or "1.249,50") are dropped. Of two marks the last is the decimal one, either way
+ * round; a mark given more than once groups; one mark alone before three digits groups where the
+ * page's language groups with it ("1,000" in English, "1.000" in German, as the page writes
+ * "¥12,345" and "KWD 1,000.000"), but after a lone 0 ("0,500"); else it is the decimal one
+ * ("249,50" on an English page too).
  */
-function typedSearchAmount(text: string, usual: string, locale: string): { readonly amount: number; readonly currency: string | undefined } | undefined {
+function typedFigure(text: string, locale: string): { readonly figure: string; readonly currency: string | undefined } | undefined {
   const match = AMOUNT.exec(text);
   if (!match) return undefined;
   const [, before, figure = '', after] = match;
@@ -71,9 +72,34 @@ function typedSearchAmount(text: string, usual: string, locale: string): { reado
   // A whole number is an order id unless a currency or a group separator says it is money.
   if (marks.length === 0 && code === undefined) return undefined;
   const normalised = decimal < 0 ? compact.replace(/[.,]/g, '') : `${compact.slice(0, decimal).replace(/[.,]/g, '')}.${compact.slice(decimal + 1)}`;
-  // Normalised to a point before the decimals, as English writes it, whatever the page's language.
-  const amount = typedAmount(normalised, code ?? usual, 'en');
-  return typeof amount === 'number' && amount > 0 ? { amount, currency: code } : undefined;
+  return { figure: normalised, currency: code };
+}
+
+/** `figure` (a point before its decimals) in minor units of `currency`; undefined when that currency cannot hold it (12.345 in euros). */
+function minorUnitsOf(figure: string, currency: string): number | undefined {
+  const amount = typedAmount(figure, currency, 'en');
+  return typeof amount === 'number' && amount > 0 ? amount : undefined;
+}
+
+/**
+ * Find for a typed amount. With its currency, that currency's orders of it. Without, read in
+ * the shop's currencies (`known`) that can hold it: where they all share their decimals it is
+ * one sum in each, matched in all; else one that alone holds it is meant (5.670 is dinars
+ * where the others have two decimals or none), and of several Find asks which. Undefined
+ * when none can: an order id, then.
+ */
+function findAmount(typed: { readonly figure: string; readonly currency: string | undefined }, known: readonly string[], shown: string): FindRequest | undefined {
+  if (typed.currency !== undefined) {
+    const amount = minorUnitsOf(typed.figure, typed.currency);
+    return amount === undefined ? undefined : { kind: 'search', query: { amount: String(amount), currency: typed.currency }, shown };
+  }
+  const holding = known.filter((currency) => minorUnitsOf(typed.figure, currency) !== undefined);
+  const [first] = holding;
+  if (first === undefined) return undefined;
+  const amount = String(minorUnitsOf(typed.figure, first));
+  if (new Set(known.map(currencyExponent)).size === 1) return { kind: 'search', query: { amount }, shown };
+  if (holding.length === 1) return { kind: 'search', query: { amount, currency: first }, shown };
+  return { kind: 'whichCurrency', shown, currencies: holding };
 }
 
 /** A figure grouped in thousands by one mark: `1,000`, `12.345.678`; not `0,500`. */
@@ -91,21 +117,30 @@ const FIGURE = /[\d\s.,'\u00a0\u202f\u2019-]/g;
 const signs = new Map<string, ReadonlyMap<string, string>>();
 
 /**
- * The signs the page writes currencies with in `locale` (€, грн, zł) → their codes. A sign two
- * currencies share there ($ in en-US is only USD, but `kr` is several) says no currency.
+ * The signs the page writes currencies with in `locale` (€, грн, zł) → their codes, then the
+ * narrow signs people write where the page writes a code (€ on a Ukrainian page, which shows
+ * "70,00 EUR"). A sign two currencies share there ($ in en-US is only USD, but `kr` is
+ * several; narrow, $ is many dollars') says no currency.
  */
 function currencySigns(locale: string): ReadonlyMap<string, string> {
   let found = signs.get(locale);
   if (found) return found;
-  const codes = new Map<string, string | undefined>();
   // The formats of every currency once, not kept: formatAmount's cache is for those the page shows.
-  for (const code of CURRENCIES) {
-    const sign = moneyFormat(code, locale)(0).replace(FIGURE, '');
-    if (sign && sign !== code) codes.set(sign, codes.has(sign) ? undefined : code);
-  }
-  found = new Map([...codes].filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const written = signsOf((code) => moneyFormat(code, locale)(0));
+  const narrow = signsOf((code) => new Intl.NumberFormat(locale, { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).format(0));
+  found = new Map([...narrow, ...written]);
   signs.set(locale, found);
   return found;
+}
+
+/** Each sign `format` writes a currency with (not its code) → that currency, where no other shares it. */
+function signsOf(format: (code: string) => string): Map<string, string> {
+  const codes = new Map<string, string | undefined>();
+  for (const code of CURRENCIES) {
+    const sign = format(code).replace(FIGURE, '');
+    if (sign && sign !== code) codes.set(sign, codes.has(sign) ? undefined : code);
+  }
+  return new Map([...codes].filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /** `text` with a currency's sign, as the page writes it, put as its code ("€70.00" → "EUR 70.00"). */
@@ -118,14 +153,11 @@ function withCurrencyCode(text: string, locale: string | undefined): string {
 }
 
 /**
- * What Find is asked for. `known`: the currencies the shop's orders are in, the first the one an
- * amount typed without a currency is read in (with their decimals, shared: matched in each of
- * them) — when their decimals differ (UAH's two, JPY's none) such an amount is `whichCurrency`.
- * `locale`: the one the page writes amounts in, its own unless given (an amount may be typed as
- * the page shows it).
+ * What Find is asked for. `known`: the currencies the shop's orders are in, which an amount
+ * typed without a currency is read in (findAmount). `locale`: the one the page writes amounts
+ * in, its own unless given (an amount may be typed as the page shows it).
  */
 export function readFind(typed: string, known: readonly string[], locale?: string): FindRequest {
-  const usual = known[0] ?? 'UAH';
   const text = typed.trim();
   if (!text) return { kind: 'nothing' };
   if (looksLikeCardNumber(text)) return { kind: 'cardNumber' };
@@ -135,14 +167,6 @@ export function readFind(typed: string, known: readonly string[], locale?: strin
     const currency = text.toUpperCase();
     return { kind: 'search', query: { currency }, shown: currency, orderId: text };
   }
-  const money = typedSearchAmount(withCurrencyCode(text, locale), usual, locale ?? displayLocale());
-  if (money && money.currency === undefined && new Set(known.map(currencyExponent)).size > 1) return { kind: 'whichCurrency', shown: text, currencies: known };
-  if (money) {
-    return {
-      kind: 'search',
-      query: { amount: String(money.amount), ...(money.currency && { currency: money.currency }) },
-      shown: text,
-    };
-  }
-  return { kind: 'order', orderId: text };
+  const typedMoney = typedFigure(withCurrencyCode(text, locale), locale ?? displayLocale());
+  return (typedMoney && findAmount(typedMoney, known.length > 0 ? known : ['UAH'], text)) ?? { kind: 'order', orderId: text };
 }
