@@ -22,7 +22,7 @@ test('downloads the orders the list is filtered by as a CSV file for the account
   await expect(backOffice.orders.getByRole('row')).toHaveCount(3);
 
   const [download] = await Promise.all([page.waitForEvent('download'), backOffice.orders.getByRole('button', { name: 'Download CSV' }).click()]);
-  expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
+  expect(download.suggestedFilename()).toMatch(/^orders-all-\d{4}-\d{2}-\d{2}\.csv$/);
   // Streamed to disk by the browser from a signed link (no token in it), never held in the tab as a blob.
   const link = new URL(download.url());
   expect(`${link.origin}${link.pathname}`).toBe(`${stack.shop}/api/downloads/orders`);

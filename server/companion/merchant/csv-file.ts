@@ -81,7 +81,8 @@ export async function csvFile(c: Context<CompanionEnv>, file: CsvFile): Promise<
 /**
  * A file's name: what it holds (`orders`), then the days of its period as the query wrote them —
  * in its own offset, so December in Kiritimati is not the last of November in UTC, and this
- * month's file and last month's never share a name — else the day (UTC) it was made.
+ * month's file and last month's never share a name — else `all` and the day (UTC) it was made,
+ * which a file of that one day's orders would otherwise be named too.
  */
 export function exportName(holds: string, from: string | undefined, to: string | undefined, now: number): string {
   const first = from?.slice(0, 10);
@@ -89,7 +90,7 @@ export function exportName(holds: string, from: string | undefined, to: string |
   if (first && last) return first === last ? `${holds}-${first}.csv` : `${holds}-${first}-to-${last}.csv`;
   if (first) return `${holds}-from-${first}.csv`;
   if (last) return `${holds}-to-${last}.csv`;
-  return `${holds}-${new Date(now).toISOString().slice(0, 10)}.csv`;
+  return `${holds}-all-${new Date(now).toISOString().slice(0, 10)}.csv`;
 }
 
 /** The last day an exclusive end (an ISO 8601 date-time) takes in: the day before it at its midnight. */

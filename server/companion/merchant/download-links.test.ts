@@ -59,7 +59,7 @@ describe('GET /api/exports/orders/link', () => {
     const file = await follow(link.url);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
-    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-all-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(file.headers.get('cache-control')).toBe('no-store');
     const text = await file.text();
     expect(text).toContain(`"${orderId}"`);

@@ -64,7 +64,7 @@ async function exported(query = '', holds: 'orders' | 'movements' = 'orders', op
   const text = new TextDecoder().decode(bytes);
   expect(response.status, text).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
-  expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${holds}-(?:from-|to-)?\\d{4}-\\d{2}-\\d{2}(?:-to-\\d{4}-\\d{2}-\\d{2})?\\.csv"$`));
+  expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${holds}-(?:from-|to-|all-)?\\d{4}-\\d{2}-\\d{2}(?:-to-\\d{4}-\\d{2}-\\d{2})?\\.csv"$`));
   // UTF-8's byte order mark, for Excel (the decoder drops it).
   expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const [header, ...rows] = parseCsv(text);
@@ -397,7 +397,7 @@ describeTheFile('SQLite');
 withTestDatabase((url) => describeTheFile('PostgreSQL', () => createStack({ served: true, backend: postgresBackend(url) })));
 
 describe('the orders file’s name', () => {
-  it('says the days asked for, in the offset they were asked in, else the day it was made', async () => {
+  it('says the days asked for, in the offset they were asked in, else that it holds all, and the day it was made', async () => {
     // December in Kiritimati (UTC+14), asked at its first and last midnights.
     const december = `?created_from=${encodeURIComponent('2026-12-01T00:00:00+14:00')}&created_to=${encodeURIComponent('2027-01-01T00:00:00+14:00')}`;
     const response = await stack.request('GET', `/api/exports/orders${december}`, { admin: true });
@@ -408,6 +408,6 @@ describe('the orders file’s name', () => {
     expect(exportName('orders', '2026-03-01T00:00:00Z', '2026-03-01T12:30:00Z', 0)).toBe('orders-2026-03-01.csv');
     expect(exportName('orders', '2024-03-01T00:00:00.000-05:00', undefined, 0)).toBe('orders-from-2024-03-01.csv');
     expect(exportName('orders', undefined, '2024-03-01T00:00:00-05:00', 0)).toBe('orders-to-2024-02-29.csv');
-    expect(exportName('orders', undefined, undefined, Date.UTC(2026, 10, 30, 23))).toBe('orders-2026-11-30.csv');
+    expect(exportName('orders', undefined, undefined, Date.UTC(2026, 10, 30, 23))).toBe('orders-all-2026-11-30.csv');
   });
 });

@@ -114,7 +114,7 @@ const unauthorized = {
 /** What comes as a file, named in Content-Disposition: exports, receipts. Pages and scripts do not. */
 const FILES = new Set(['text/csv', 'application/pdf', 'application/zip']);
 const contentDisposition = {
-  'Content-Disposition': { description: 'The file\'s name: attachment; filename="orders-2026-11-28.csv" (a receipt\'s page: inline)', schema: { type: 'string' } },
+  'Content-Disposition': { description: 'The file\'s name: attachment; filename="orders-2026-11-01-to-2026-11-30.csv" (a receipt\'s page: inline)', schema: { type: 'string' } },
 };
 
 /** Headers an answer of this status comes with, whatever the route. */
