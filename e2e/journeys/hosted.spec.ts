@@ -35,7 +35,7 @@ test('an unpaid hosted payment is cancelled from the back office', async ({ page
   await expect(backOffice.actionButton('Refund')).toHaveCount(0);
   await backOffice.performed('Cancel payment');
   await expect(backOffice.announcement).toHaveText(`Order ${orderId}: the payment page is cancelled.`);
-  await expect(backOffice.status).toHaveText('Failed');
+  await expect(backOffice.status).toHaveText('Cancelled');
   await expect(backOffice.detail).toContainText('6007');
   await expect(backOffice.actionButton('Cancel payment')).toHaveCount(0);
 

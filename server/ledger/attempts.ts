@@ -1,6 +1,8 @@
 // What a session's latest attempt means for the session.
-import { StatusCode } from '@payform/gateway/wire';
 import type { Payment } from './types.js';
+
+/** Abandoned checkouts (a hosted page cancelled or expired unpaid), counted apart from declines: the wire's list. */
+export { ABANDONED_CODES } from '@payform/gateway/wire';
 
 /**
  * Whether an attempt holds its session (in flight or paid). A failure does not, nor an attempt
@@ -64,10 +66,3 @@ export function sessionOrderIdOf(orderId: string, attempt: number): string {
   return attempt > 1 && orderId.endsWith(suffix) ? orderId.slice(0, -suffix.length) : orderId;
 }
 
-/**
- * The gateway's codes of a payment nobody paid and nobody declined: a hosted page cancelled
- * unpaid (6007: by the merchant, or by reconciliation once its session ended) or left to expire
- * at the gateway (4149, its `order_timeout`, which the session's end sets). Abandoned checkouts,
- * counted apart from declines.
- */
-export const ABANDONED_CODES: readonly string[] = [StatusCode.PaymentCancelled, StatusCode.SessionExpired];

@@ -38,6 +38,13 @@ export const StatusCode = {
 } as const;
 export type StatusCode = (typeof StatusCode)[keyof typeof StatusCode];
 
+/**
+ * The codes of a payment nobody paid and nobody declined: a hosted page cancelled unpaid (6007:
+ * by the merchant, or once its checkout ended) or left to expire at the gateway (4149, its
+ * `order_timeout`). Abandoned checkouts, told apart from declines.
+ */
+export const ABANDONED_CODES: readonly string[] = [StatusCode.PaymentCancelled, StatusCode.SessionExpired];
+
 /** Status and text of each known code, as the gateway puts them in `status_description`. */
 export const statusCodeInfo: Readonly<Record<StatusCode, { readonly status: Status; readonly description: string }>> = {
   '1000': { status: 'success', description: 'Transaction successful' },

@@ -1,7 +1,7 @@
 // What the back office says a paid order came to, read from the merchant API's totals.
 import { describe, expect, it } from 'vitest';
 import type { Totals } from './admin-api.js';
-import { gatewayForgot, neverDecided, orderOutcome } from './order-outcome.js';
+import { abandoned, gatewayForgot, neverDecided, orderOutcome } from './order-outcome.js';
 
 const none: Totals = { captured: 0, capture_pending: 0, refunded: 0, refund_pending: 0, voided: false, refundable: 0, capturable: 0 };
 const purchase = { method: 'purchase', status: 'success', amount: 10000, unsent_at: null } as const;
@@ -67,5 +67,15 @@ describe('an attempt the gateway never decided', () => {
     expect(neverDecided({ ...failed, status_code: '6007' })).toBe(false);
     expect(neverDecided({ ...failed, status: 'pending' })).toBe(false);
     expect(neverDecided({ ...failed, status: 'success', status_code: '1000' })).toBe(false);
+  });
+});
+
+describe('a payment page abandoned', () => {
+  it('is one cancelled unpaid or left to expire, as the payment report counts it, not a decline', () => {
+    expect(abandoned({ status: 'failure', status_code: '6007' })).toBe(true);
+    expect(abandoned({ status: 'failure', status_code: '4149' })).toBe(true);
+    expect(abandoned({ status: 'failure', status_code: '1005' })).toBe(false);
+    expect(abandoned({ status: 'failure', status_code: null })).toBe(false);
+    expect(abandoned({ status: 'pending', status_code: '6007' })).toBe(false);
   });
 });

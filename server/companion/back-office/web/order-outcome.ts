@@ -1,5 +1,6 @@
 // What a paid order came to, from its totals: what the list and the detail say in place of
 // "Success", so a refunded purchase or a voided hold is not read as money kept.
+import { ABANDONED_CODES } from '@payform/gateway/wire';
 import { units } from './money.js';
 import type { OrderSummary, Totals } from './admin-api.js';
 
@@ -22,6 +23,15 @@ export function neverDecided(order: Pick<OrderSummary, 'status' | 'status_code' 
   const endedUnsent = order.unsent_at !== null && (order.status === 'init' || order.status === 'pending');
   const failedUnanswered = order.status === 'failure' && order.status_code === null;
   return endedUnsent || failedUnanswered;
+}
+
+/**
+ * A payment page left unpaid and cancelled — by the merchant, or as its checkout ended — or
+ * left to expire at the gateway: abandoned, not declined, as the payment report counts it
+ * (`cancelled`).
+ */
+export function abandoned(order: Pick<OrderSummary, 'status' | 'status_code'>): boolean {
+  return order.status === 'failure' && order.status_code !== null && ABANDONED_CODES.includes(order.status_code);
 }
 
 /**

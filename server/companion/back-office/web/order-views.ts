@@ -16,7 +16,7 @@ import { isolated, shownAmount } from './bidi-isolation.js';
 import { displayLocale } from './locale.js';
 import { formatTime, timeLines } from './times.js';
 import type { DiscrepancyReport, ListedOrder, Operation, OrderDetail, OrderSummary, PaymentStatus, Share, Totals } from './admin-api.js';
-import { gatewayForgot, neverDecided, orderOutcome } from './order-outcome.js';
+import { abandoned, gatewayForgot, neverDecided, orderOutcome } from './order-outcome.js';
 import type { OutcomeState } from './order-outcome.js';
 import { chargeable } from './charge-dialog.js';
 import { settleable } from './settle-dialog.js';
@@ -129,6 +129,7 @@ const OUTCOMES: Record<OutcomeState, { readonly key: MessageKey; readonly look: 
 function orderBadge(order: OrderSummary, totals: Totals) {
   if (gatewayForgot(order)) return html`<span class="badge badge--init" title=${t('status.forgottenHint')}>${t('status.forgotten')}</span>`;
   if (neverDecided(order)) return html`<span class="badge badge--init" title=${t('stats.notSentHint')}>${t('status.notSent')}</span>`;
+  if (abandoned(order)) return html`<span class="badge badge--closed" title=${t('stats.cancelledHint')}>${t('stats.cancelled')}</span>`;
   const outcome = orderOutcome(order, totals);
   if (!outcome) return statusBadge(order.status);
   const { key, look } = OUTCOMES[outcome.state];
