@@ -134,3 +134,20 @@ test('an order says what was sold and the customer’s phone, as a support perso
   await expect(facts.locator('div', { has: backOffice.detail.page().getByText('What was sold', { exact: true }) }).locator('dd')).toHaveText('Tea');
   await expect(facts).toContainText('+380501234567');
 });
+
+test('Back opens the order opened before, then the list alone, and Forward the order again', async ({ page, request, stack, backOffice }) => {
+  const first = await paidOrder(request, stack);
+  const second = await paidOrder(request, stack);
+  await backOffice.open();
+  await backOffice.select(first);
+  await backOffice.select(second);
+  await expect(page).toHaveURL(new RegExp(`[?&]order=${second}`));
+  await page.goBack();
+  await expect(backOffice.detailHeading).toHaveText(first);
+  await page.goBack();
+  await expect(page).not.toHaveURL(/[?&]order=/);
+  await expect(backOffice.detailHeading).not.toHaveText(first);
+  await expect(backOffice.orders).toBeVisible();
+  await page.goForward();
+  await expect(backOffice.detailHeading).toHaveText(first);
+});

@@ -285,12 +285,9 @@ const handlers = {
   },
   select(orderId: string) {
     findProblem = undefined;
-    selected = orderId;
-    history.replaceState(null, '', `?${new URLSearchParams({ order: orderId })}`);
-    detailProblem = undefined;
-    detailUnread = undefined;
-    page.refresh();
-    void loadDetail().then(() => document.querySelector<HTMLElement>('#detail-heading')?.focus());
+    // Each order opened is a step of the browser's history: Back opens the one before (popstate).
+    if (orderId !== selected) history.pushState(null, '', `?${new URLSearchParams({ order: orderId })}`);
+    openOrder(orderId);
   },
   act(action: OperationAction, byKey: boolean) {
     if (!detail) return;
@@ -713,6 +710,24 @@ async function readOrders(read: ListRead, abort: AbortController): Promise<void>
 function shopCurrencies(): string[] {
   return [...new Set([...orders.map((order) => order.currency), ...(money?.money ?? []).map((each) => each.currency)])];
 }
+
+/** Shows `orderId`'s detail, read afresh, and takes focus to it once read. */
+function openOrder(orderId: string): void {
+  selected = orderId;
+  detailProblem = undefined;
+  detailUnread = undefined;
+  page.refresh();
+  void loadDetail().then(() => document.querySelector<HTMLElement>('#detail-heading')?.focus());
+}
+
+// Back and Forward between the orders opened: the address says which, none for the list alone.
+addEventListener('popstate', () => {
+  const orderId = new URLSearchParams(location.search).get('order') ?? undefined;
+  if (orderId === selected) return;
+  if (orderId) return openOrder(orderId);
+  selected = undefined;
+  page.refresh();
+});
 
 /** Deselects the order that could not be read, from the page's address too. */
 function forgetUnreadOrder(): void {
