@@ -324,6 +324,9 @@ const SETTINGS_FIELDS: Readonly<Record<keyof CompanionSettings, boolean>> = {
   metricsAddress: false, logLevel: true, backOffice: false, notify: false, deprecations: true, warnings: true, misspelt: true, leftAlone: true,
 };
 
+/** Whether `name` is a field of CompanionSettings (given in the settings, not as a start option). */
+export const isSettingName = (name: string): boolean => Object.hasOwn(SETTINGS_FIELDS, name);
+
 /**
  * NODE_ENV is the process's mode, not one of the shop's settings: settings written in code that
  * name none run in the process's mode. Otherwise a production server that mounts the companion

@@ -842,6 +842,13 @@ describe('startCompanion', () => {
     await expect(startCompanion(readCompanionConfig(mountable), { gatewayBaseURL: sandbox.url } as never)).rejects.toThrow(
       'Invalid companion options: gatewayBaseURL is not an option (did you mean gatewayBaseUrl?)',
     );
+    // A setting given with the options is refused with where it goes, and works there.
+    await expect(composeCompanion(readCompanionConfig(mountable), { gatewayBaseUrl: sandbox.url, rateLimits: { perClient: 500 } } as never)).rejects.toThrow(
+      'Invalid companion options: rateLimits is one of the settings, not an option: spread it into them, { ...readCompanionConfig(…), rateLimits: … }',
+    );
+    const spread = await composeCompanion({ ...readCompanionConfig(mountable), rateLimits: { perClient: 500 } }, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
+    expect(spread.app.companion.services.options.rateLimits.perClient).toBe(500);
+    await spread.close();
     // A base path that is none, refused before the ledger opens and its lines are written.
     const memory = memorySink();
     await expect(composeCompanion(readCompanionConfig(mountable), { basePath: 'payments', gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) })).rejects.toThrow(

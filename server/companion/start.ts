@@ -37,7 +37,7 @@ import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { notifyHook, shownNotifyUrl } from './payments/notify-url.js';
 import { namedHook } from './payments/payment-change.js';
-import { companionSettingsOf, GATEWAY_TIMEOUT, readCompanionConfig, unreadHint } from './settings.js';
+import { companionSettingsOf, GATEWAY_TIMEOUT, isSettingName, readCompanionConfig, unreadHint } from './settings.js';
 import type { CompanionSettings } from './settings.js';
 import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-port.js';
 import { isLocalHttpGateway, isLoopback, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
@@ -207,8 +207,12 @@ function checkStartOptions(options: StartOptions): void {
     throw new TypeError(`Invalid companion options: the options must be an object, { basePath: '/payments', … }, not ${options === null ? 'null' : kindOf(options)}`);
   }
   // Before the ledger opens: a hook that is not a function would otherwise fail at every payment.
+  const known = Object.keys(START_OPTIONS);
+  // A setting given with the options (rateLimits, logLevel) is refused with where it goes.
+  const settingsHere = Object.keys(options).filter((name) => !known.includes(name) && isSettingName(name));
   const wrong = [
-    ...unknownOptions(options, Object.keys(START_OPTIONS)),
+    ...settingsHere.map((name) => `${name} is one of the settings, not an option: spread it into them, { ...readCompanionConfig(…), ${name}: … }`),
+    ...unknownOptions(Object.fromEntries(Object.entries(options).filter(([name]) => !settingsHere.includes(name))), known),
     ...notFunctions(options, ['onPaymentEvent', 'extend', 'fetch']),
     ...Object.entries(MILLISECOND_OPTIONS).flatMap(([name, rule]) => millisecondsProblem(name, (options as Readonly<Record<string, unknown>>)[name], rule) ?? []),
     // A base path the app would refuse after the ledger opened (and its lines were logged).
