@@ -43,7 +43,7 @@ import { queryInteger } from './query-integer.js';
 import { LINK_PARAMS } from './download-links.js';
 import { QueryInstant } from './query-instant.js';
 import type { OperationOutcome } from './secondary-operations.js';
-import { paymentToActOn, UnpaidOrderProblem } from './unpaid-order.js';
+import { paymentToActOn, refuseMissingOrder, UnpaidOrderProblem } from './unpaid-order.js';
 import { ListedOrderView, OperationView, PaymentView, TotalsView, listedOrderView, operationView, orderView, paymentView, totalsView } from './views.js';
 
 /** What the orders are filtered by, in the list and in its CSV file (order-export.ts). */
@@ -258,8 +258,7 @@ export function orderRoutes(): Hono<CompanionEnv> {
   orders.post('/:order_id/settle-discrepancy', validate('json', SettleDiscrepancyRequest), async (c) => {
     const { ledger, logger } = c.var.services;
     const id = orderId(c);
-    const payment = await ledger.settleDiscrepancy(id, c.req.valid('json'));
-    if (!payment) throw ApiProblem.notFound('The order', 'order_not_found');
+    const payment = (await ledger.settleDiscrepancy(id, c.req.valid('json'))) ?? (await refuseMissingOrder(ledger, id));
     logger.info('a held order was settled', { order_id: id, version: payment.discrepancy?.settled?.version });
     return c.json({ order: paymentView(payment) } satisfies SettledOrder);
   });

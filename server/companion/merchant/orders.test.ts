@@ -670,6 +670,10 @@ describe('an order nobody has paid yet', () => {
       // The document names the refusal under its status, as a generated client reads it.
       expect(document.paths[`/api/orders/{order_id}/${action}`].post.responses['409'].description, action).toContain('order_not_paid');
     }
+    // Nor is it held: settling it is refused as the other actions are.
+    const settled = await stack.json('POST', `/api/orders/${session.order_id}/settle-discrepancy`, 409, { admin: true, body: { note: 'Settled with the customer', version: 1 } });
+    expect(settled.error).toMatchObject({ code: 'order_not_paid', session: { id: session.id, status: 'open' } });
+    expect(document.paths['/api/orders/{order_id}/settle-discrepancy'].post.responses['409'].description).toContain('order_not_paid');
     // Its receipt too: not an order the gateway lost, one nobody has paid yet.
     const receipt = await stack.json('GET', `/api/orders/${session.order_id}/receipt`, 409, { admin: true });
     expect(receipt.error).toMatchObject({ code: 'order_not_paid', session: { id: session.id, status: 'open' } });

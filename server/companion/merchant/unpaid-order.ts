@@ -35,8 +35,11 @@ export class UnpaidOrderProblem extends ApiProblem {
  * naming the session, for an id handed out with one nobody has paid yet; 404 for any other.
  */
 export async function paymentToActOn(ledger: Ledger, orderId: string): Promise<Payment> {
-  const payment = await ledger.getPayment(orderId);
-  if (payment) return payment;
+  return (await ledger.getPayment(orderId)) ?? refuseMissingOrder(ledger, orderId);
+}
+
+/** Why an action found no payment under `orderId`: 409 `order_not_paid` for one handed out with an unpaid session, else 404. */
+export async function refuseMissingOrder(ledger: Ledger, orderId: string): Promise<never> {
   const session = await ledger.findSessionOfOrder(orderId);
   if (session) throw new UnpaidOrderProblem(409, 'order_not_paid', session);
   throw ApiProblem.notFound('The order', 'order_not_found');
