@@ -17,12 +17,14 @@ const CARD_FIELDS = ['number', 'exp_month', 'exp_year', 'cvv'] as const;
  * 19 digits; no scheme issues fewer than 14 today, and a shorter one would pass the masks that
  * keep card numbers out of logs and stored text (MIN_DIGITS): refused, as the widget refuses it.
  */
+const CARD_DIGITS = new RegExp(`^\\d{${MIN_DIGITS},19}$`);
 const Number_ = z
   .string()
   .max(32)
   .transform((number) => number.replace(/[\s-]/g, ''))
+  // One rule for letters in it and for 13 digits alike: the wire's own 12 would contradict it.
+  .refine((digits) => CARD_DIGITS.test(digits), { error: `must be ${MIN_DIGITS} to 19 digits`, abort: true })
   .pipe(CardNumber)
-  .refine((digits) => digits.length >= MIN_DIGITS, { error: `must be ${MIN_DIGITS} to 19 digits: no card scheme issues shorter numbers` })
   .meta({ description: `${MIN_DIGITS} to 19 digits passing the Luhn check; spaces and dashes as typed are dropped` });
 const YEAR_DIGITS = { error: 'must be a year of 2 or 4 digits (30 or 2030)' };
 /** Four digits, or two (30 → 2030). */
