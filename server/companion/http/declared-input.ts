@@ -13,6 +13,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
+import { ApiProblem } from './problem.js';
 import { takesNoBody, takesNoQuery } from './validate.js';
 
 /** A route as the catalog declares it: Hono's path (`/api/orders/:order_id`), and what it reads. */
@@ -27,8 +28,9 @@ export interface DeclaredRoute {
 export const DECLARED_INPUT_PATH = '/api/*';
 
 /**
- * Mounted at DECLARED_INPUT_PATH. GET reads no body by HTTP's rules (a Request cannot even carry
- * one), so only its query is checked.
+ * Mounted at DECLARED_INPUT_PATH. A GET takes no body by HTTP's rules, and the Node listener drops
+ * one unread: a client that sends its filters as one (`requests.get(url, json=filters)`) would be
+ * answered as if it asked for everything. Its headers say it came: refused, naming `body`.
  */
 export function refuseUndeclaredInput(routes: readonly DeclaredRoute[]): MiddlewareHandler {
   const queryCheck = takesNoQuery();
@@ -38,9 +40,9 @@ export function refuseUndeclaredInput(routes: readonly DeclaredRoute[]): Middlew
   const checks = new Map<string, MiddlewareHandler>();
   for (const route of routes) {
     const query = route.query === undefined;
-    const body = route.body === undefined && route.method !== 'get';
+    const body = route.body !== undefined ? undefined : route.method === 'get' ? noGetBody : noBody;
     const check: MiddlewareHandler | undefined =
-      query && body ? (c, next) => noQuery(c, async () => void (await noBody(c, next))) : query ? noQuery : body ? noBody : undefined;
+      query && body ? (c, next) => noQuery(c, async () => void (await body(c, next))) : query ? noQuery : body;
     if (check) checks.set(`${route.method.toUpperCase()} ${route.path}`, check);
   }
   return (c, next) => {
@@ -56,3 +58,10 @@ export function refuseUndeclaredInput(routes: readonly DeclaredRoute[]): Middlew
     return next();
   };
 }
+
+/** A GET that says it carries a body (a length above 0, or chunks). */
+const noGetBody: MiddlewareHandler = (c, next) => {
+  const length = c.req.header('content-length');
+  if ((length === undefined || length === '0') && c.req.header('transfer-encoding') === undefined) return next();
+  throw ApiProblem.invalid({ body: 'a GET takes none: send its parameters in the query string' });
+};
