@@ -286,6 +286,7 @@ export interface Payment {
   readonly ccMask: string | null;
   readonly cardBrand: string | null;
   readonly ccToken: string | null;
+  /** When the token ends, as the gateway wrote it (`2030-12-31T23:59:59`, its time, no zone): not epoch milliseconds. */
   readonly ccTokenExpiration: string | null;
   readonly userActionUrl: string | null;
   /** The hosted checkout page, kept so a second click gets the same page. */
