@@ -59,6 +59,7 @@ export class CompanionMetrics {
   readonly #reconciliationStalled: Gauge;
   readonly #indexBuild: Gauge<'state'>;
   readonly #discrepancies: Counter;
+  readonly #forgotten: Counter;
   readonly #heldOrders: Gauge;
   readonly #declineBurst: Gauge;
   readonly #declineCoolDowns: Counter<'by'>;
@@ -122,6 +123,11 @@ export class CompanionMetrics {
       labelNames: ['by'],
       registers,
     });
+    this.#forgotten = new Counter({
+      name: 'payform_payments_forgotten_total',
+      help: 'Payment attempts the gateway had answered (a payment id, a challenge, a hosted page) and then no longer knew, ended as never sent: each may be paid at the gateway that took it — check its payment_id there (its error line names it) before fulfilling it or letting its customer pay again',
+      registers,
+    });
     this.#discrepancies = new Counter({ name: 'payform_discrepancies_total', help: 'Reports of the gateway that contradict an order (other figures paid, money moved past it), each new one: the payment is held for a person', registers });
     // Every series from start: one born at its first count shows increase() no rise, and an alert
     // on "no webhook accepted" finds no series at all where none ever came.
@@ -146,10 +152,12 @@ export class CompanionMetrics {
 
   /**
    * An attempt reconciliation ended as never sent: the gateway's order state never showed it. Its
-   * status stays what it was (its session may pay again), so no change reports it.
+   * status stays what it was (its session may pay again), so no change reports it. One the
+   * gateway had answered (a payment id) it lost: counted apart, for an alert.
    */
-  paymentUnsent(payment: Pick<Payment, 'method'>): void {
+  paymentUnsent(payment: Pick<Payment, 'method' | 'paymentId'>): void {
     this.#payments.inc({ method: payment.method, outcome: 'not_sent' });
+    if (payment.paymentId !== null) this.#forgotten.inc();
   }
 
   /** A client network's declines cooled it down (checkout/pay-limits.ts): `network` for an IPv6 /48. */

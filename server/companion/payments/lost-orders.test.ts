@@ -7,6 +7,7 @@ import { card } from '../test/cards.js';
 import { createStack, payBody } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
 
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 let stack: Stack;
@@ -18,6 +19,7 @@ beforeEach(async () => {
   loseAnswers = undefined;
   stack = await createStack({
     clock,
+    companion: { metricsToken: METRICS_TOKEN },
     gateway: {
       retry: { maxRetries: 0 },
       fetch: async (input, init) => {
@@ -72,5 +74,9 @@ describe('orders the gateway no longer knows', () => {
     expect(lines(/never saw this payment attempt/)).toEqual([]);
     const said = lines(/no longer knows a payment it acknowledged/);
     expect(said).toMatchObject([{ level: 'error', order_id: session.order_id, payment_id: paid.payment_id, msg: expect.stringContaining('PAYFORM_GATEWAY_BASE_URL') }]);
+    // Counted for an alert, apart from the attempts the gateway never saw.
+    const metrics = await (await stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(metrics).toMatch(/^payform_payments_forgotten_total 1$/m);
+    expect(metrics).toMatch(/^payform_payments_total\{method="purchase",outcome="not_sent"\} 1$/m);
   });
 });
