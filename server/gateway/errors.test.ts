@@ -160,6 +160,7 @@ describe('maskFreeText', () => {
     ['4242424242424242 до 12/30 987', '[card number] до 12/30 [cvv]'],
     ['4242424242424242 термін 12/30 987', '[card number] термін 12/30 [cvv]'],
     ['4242424242424242 12/30 code 987', '[card number] 12/30 code [cvv]'],
+    ['Amex 378282246310005 exp 12/30 CID 1234', 'Amex [card number] exp 12/30 CID [cvv]'],
     ['4242424242424242 2026-11-29 12:30, 987', '[card number] 2026-11-29 12:30, [cvv]'],
   ])('masks a short run written after a card number as a card dump does, unnamed: %s', (text, masked) => {
     expect(maskFreeText(text)).toBe(masked);
@@ -173,6 +174,8 @@ describe('maskFreeText', () => {
   it('keeps a text that names no CVV as written, card numbers aside', () => {
     expect(maskFreeText('Invoice 4711, room 1402, 2026-11-29')).toBe('Invoice 4711, room 1402, 2026-11-29');
     expect(maskFreeText('Order 4242 4242 4242 4242, room 1402')).toBe('Order [card number], room 1402');
+    // A customer's id is CID too: read as a code only after a card number.
+    expect(maskFreeText('Call back CID 1234, ticket 5678')).toBe('Call back CID 1234, ticket 5678');
   });
 });
 

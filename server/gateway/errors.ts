@@ -303,9 +303,10 @@ function maskCodes(masked: string, all: boolean): string {
 const CARD_DUMP_REACH = 24;
 /**
  * What may stand between a card number and its code in a dump: marks, figures, spaces, and the
- * words of an expiry or a code (`exp`, `valid thru`, `code`; Ukrainian `термін`, `до`; Russian `срок`).
+ * words of an expiry or a code (`exp`, `valid thru`, `code`, `CID` — American Express's name for
+ * its four digits, read so only here, after a card number; Ukrainian `термін`, `до`; Russian `срок`).
  */
-const CARD_DUMP_GAP = /^(?:[^\p{L}]|exp(?:iry|ires|iration)?(?:\s*date)?|valid\s*(?:thru|through|till|until)|mm|yy(?:yy)?|code|термін(?:\s*дії)?|срок(?:\s*действия)?|до)*$/iu;
+const CARD_DUMP_GAP = /^(?:[^\p{L}]|exp(?:iry|ires|iration)?(?:\s*date)?|valid\s*(?:thru|through|till|until)|mm|yy(?:yy)?|code|cid|термін(?:\s*дії)?|срок(?:\s*действия)?|до)*$/iu;
 
 /**
  * Whether the 3–4-digit run at `start` follows a card number as its code does in a card dump
