@@ -425,6 +425,9 @@ withTestDatabase((url) => {
           await sql`update deadlocked set n = n + 1 where name = 'b'`.execute(trx);
         }, 'order-deadlocked');
         while (!(await waiting())) await new Promise((resolve) => setTimeout(resolve, 10));
+        // Each waiter checks for a deadlock once it has waited deadlock_timeout (1 s): crossing a
+        // third of that after the piece began waiting keeps its check first on a loaded machine.
+        await new Promise((resolve) => setTimeout(resolve, 300));
         const crossing = other.query("update deadlocked set n = n + 1 where name = 'a'");
         return { piece: piece.then(() => undefined, (error: unknown) => error), crossing, end: () => other.query('commit') };
       };
