@@ -12,7 +12,7 @@ const CHUNKS = ['/widget/checkout/paying.ts', '/widget/checkout/diagnose.ts', '/
 
 /** The console's line for a chunk at `path` that did not load. */
 const unservedLine = (path: string): RegExp =>
-  new RegExp(`^<pay-(form|button)>: http://\\S+${path.replaceAll('.', '\\.')}\\S* did not load: serve every file of the build \\(dist/ with its chunks/\\)`);
+  new RegExp(`^<pay-(form|button)>: http://\\S+${path.replaceAll('.', '\\.')}\\S* did not load: serve every file of the build, allowed by script-src`);
 
 describe('a page that serves pay-form.js without its chunks', () => {
   let logged: ReturnType<typeof watchConsoleErrors>;

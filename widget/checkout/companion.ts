@@ -80,7 +80,7 @@ export const unloaded = (element: Pick<Element, 'localName'>, error: unknown): P
   // No URL to ask (Safari), or no answer in time: the network, asked again at the next failure.
   return url ? (unloadedChunks[url] ??= fetch(url, { mode: 'no-cors', signal: AbortSignal.timeout(5e3) }).then(
     () => {
-      const reason = `${url} did not load: serve every file of the build (dist/ with its chunks/), allowed by script-src`;
+      const reason = `${url} did not load: serve every file of the build, allowed by script-src`;
       console.error(`<${element.localName}>: ${reason}`);
       return new CompanionError('misconfigured', 0, [], reason);
     },

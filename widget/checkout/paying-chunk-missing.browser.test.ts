@@ -38,7 +38,7 @@ describe('a click before what paying takes has come, when its server does not se
     for (const [index, element] of [form, payButton].entries()) {
       const { detail } = await errors[index]!;
       expect([detail.code, detail.message]).to.deep.equal(['misconfigured', said]);
-      expect(detail.reason).to.match(/^http:\/\/\S+\/widget\/checkout\/paying\.ts\S* did not load: serve every file of the build \(dist\/ with its chunks\/\)/);
+      expect(detail.reason).to.match(/^http:\/\/\S+\/widget\/checkout\/paying\.ts\S* did not load: serve every file of the build, allowed by script-src/);
       await element.updateComplete;
       expect(busy(button(element)), `<${element.localName}>'s button`).to.equal(false);
       expect(button(element).textContent).to.match(/^Pay UAH\s100\.50/);

@@ -20,7 +20,7 @@ describe('a tokenize-mode payment whose tokenizer chunk the server does not serv
       const form = await mount({ merchant: 'tokenize', customer: {} });
       autofill(form, { ...card('4242424242424242'), ...OLENA });
       await pressedMisconfigured(form, (detail) => {
-        expect(detail.reason).to.match(/^http:\/\/\S+\/widget\/pay-form\/tokenized\.ts\S* did not load: serve every file of the build /);
+        expect(detail.reason).to.match(/^http:\/\/\S+\/widget\/pay-form\/tokenized\.ts\S* did not load: serve every file of the build, allowed by script-src/);
         expect(logged, 'said once').to.deep.equal([`<pay-form>: ${detail.reason}`]);
       });
       await form.updateComplete;
