@@ -178,8 +178,9 @@ export abstract class CheckoutElement extends LitElement {
     // A page may set the session once its own server answers; no later change or disconnection
     // bumps the run, so the element was left without one and says so rather than spin on. The
     // wait is looked at every tenth of a second: a page may lengthen or shorten it meanwhile.
-    if (!this.session && Date.now() - since < this.sessionWait) return void setTimeout(() => run === this.#run && this.load(since), 100);
+    // Loading meanwhile: a session taken away leaves no form to pay it with.
     this.phase = 'loading';
+    if (!this.session && Date.now() - since < this.sessionWait) return void setTimeout(() => run === this.#run && this.load(since), 100);
     this.say('');
     try {
       // The form shows up in its language, not in English first.

@@ -651,6 +651,22 @@ describe('<pay-form> when things go wrong', () => {
       expect(errors).to.have.length(1);
     });
 
+    it('offers no form to pay a session the page took away, and shows the one it sets next', async () => {
+      // A cart re-priced: Vue's `sessionId.value = null`, React's `session={undefined}` while the server answers.
+      const form = await mount();
+      form.sessionWait = 60_000;
+      const submits = record(form, 'pay-submit');
+      form.session = '';
+      await form.updateComplete;
+      expect(form.shadowRoot!.querySelector('button'), 'a pay button for no session').to.equal(null);
+      expect(part(form, '.outcome').textContent).to.equal('Loading…');
+      expect(submits).to.deep.equal([]);
+      const ready = oneEvent(form, 'pay-ready');
+      form.session = await createSession();
+      await ready;
+      expect(form.shadowRoot!.querySelector('button')).to.not.equal(null);
+    });
+
     it('waits for a session the page sets late, and says nothing of it', async () => {
       const session = await createSession();
       const form = document.createElement('pay-form');
