@@ -11,11 +11,15 @@ export interface CheckoutAttributes {
   endpoint?: string | undefined;
   /** Language of the element; defaults to the closest `lang` up the page. */
   lang?: string | undefined;
-  /** How often a pending payment is polled, ms (a property: Vue's `:poll-interval` and Svelte's `pollInterval={…}` set it). */
+  /**
+   * How often a pending payment is polled, ms. A property, not an attribute: set it by its own
+   * name — Vue's `:pollInterval`, Svelte's `pollInterval={…}`. (Vue sets `:poll-interval` as an
+   * attribute, which the element does not read.)
+   */
   pollInterval?: number | undefined;
-  /** How long at most a pending payment is polled, ms. */
+  /** How long at most a pending payment is polled, ms; a property, as `pollInterval` (Vue: `:pollTimeout`). */
   pollTimeout?: number | undefined;
-  /** How long the element waits for a `session` its page sets late, ms, before it says none was set. */
+  /** How long the element waits for a `session` its page sets late, ms, before it says none was set; a property, as `pollInterval` (Vue: `:sessionWait`). */
   sessionWait?: number | undefined;
 }
 
