@@ -23,6 +23,19 @@ describe('the browser-safe tokenizer', () => {
     await expect(tokenizeCard(settings(async () => new Response('<html>', { status: 502 })), card)).rejects.toBeInstanceOf(TokenizerUnreachableError);
     await expect(tokenizeCard(settings(async () => Response.json({})), card)).rejects.toBeInstanceOf(TokenizerUnreachableError);
   });
+
+  it('names the card fields it takes when given the pay API\'s, before anything is sent, and never the card', async () => {
+    let sent = 0;
+    const counting = settings(async () => (sent++, Response.json({ token: 'tok' })));
+    const snakeCase = { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvv: '123' } as never;
+    const refusal = tokenizeCard(counting, snakeCase);
+    await expect(refusal).rejects.toBeInstanceOf(TypeError);
+    await expect(refusal).rejects.toThrow('The card to tokenize must be { number, expMonth, expYear, cvv }: expMonth (1 to 12), expYear (2 or 4 digits) is missing or not that');
+    await expect(tokenizeCard(counting, { ...card, number: '4242 4242 4242 4242' })).rejects.toThrow(/^The card to tokenize must be .*: number \(12 to 19 digits, as a string\) is missing/);
+    await expect(tokenizeCard(counting, { ...card, number: '4242 4242 4242 4242' })).rejects.not.toThrow(/4242/);
+    expect(sent).toBe(0);
+    expect(await tokenizeCard(counting, card)).toBe('tok');
+  });
 });
 
 describe('rich answers', () => {

@@ -155,7 +155,24 @@ export function sealedCardToken(settings: TokenizerSettings, card: CardToTokeniz
 }
 
 async function answered(settings: TokenizerSettings, card: CardToTokenize, field: 'token' | 'data'): Promise<string> {
-  const value = (await postToTokenizer(settings, tokenizeBody(card, field === 'data')))[field];
+  const value = (await postToTokenizer(settings, tokenizeBody(checkedCard(card), field === 'data')))[field];
   if (typeof value !== 'string' || value === '') throw new TokenizerUnreachableError(`The tokenizer answered without its ${field}`);
   return value;
+}
+
+/**
+ * The card as CardToTokenize names its fields, or a TypeError naming the one that is not: a
+ * caller writing the pay API's `exp_month` sent no month, and the tokenizer's refusal said no more
+ * than `invalid_request`. Nothing of the card's value is said.
+ */
+function checkedCard(card: CardToTokenize): CardToTokenize {
+  const given = (card ?? {}) as unknown as Record<string, unknown>;
+  const wrong = [
+    typeof given.number === 'string' && /^\d{12,19}$/.test(given.number) ? '' : 'number (12 to 19 digits, as a string)',
+    Number.isInteger(given.expMonth) && (given.expMonth as number) >= 1 && (given.expMonth as number) <= 12 ? '' : 'expMonth (1 to 12)',
+    Number.isInteger(given.expYear) && (given.expYear as number) >= 0 && (given.expYear as number) <= 9999 ? '' : 'expYear (2 or 4 digits)',
+    typeof given.cvv === 'string' && /^\d{3,4}$/.test(given.cvv) ? '' : 'cvv (3 or 4 digits, as a string)',
+  ].filter(Boolean);
+  if (wrong.length === 0) return card;
+  throw new TypeError(`The card to tokenize must be { number, expMonth, expYear, cvv }: ${wrong.join(', ')} is missing or not that`);
 }
