@@ -4,6 +4,7 @@ import { connect, createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as undiciRequest } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 import { serveSandbox } from '../sandbox/testing/served.js';
@@ -319,6 +320,18 @@ describe('startCompanion', () => {
       await left.companion.close();
       await changed.companion.close();
     }
+  });
+
+  it('says nothing of its public URL when it stops as the first request\'s check goes out', async () => {
+    const memory = memorySink();
+    // A script's or a rolled-back deploy's: one request, then close() at once.
+    for (let run = 0; run < 3; run += 1) {
+      const companion = await startCompanion(loopbackSettings(), { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+      await fetch(`${companion.url}/healthz`);
+      await companion.close();
+    }
+    await sleep(200);
+    expect(memory.lines.filter((line) => line.includes('PAYFORM_PUBLIC_URL') && !line.includes('"level":"debug"'))).toEqual([]);
   });
 
   it('does not wait for a live feed, which never ends by itself', async () => {

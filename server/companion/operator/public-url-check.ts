@@ -125,7 +125,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
    * such, never as the address to give — a stranger's first request must not put its own host in
    * the fix an operator follows, and with it the webhooks and the customers' way back.
    */
-  const probe = async (arrivedAt: string, mountedUnder: string, proxied: boolean, hostWritten: boolean, served: ServedLedger) => {
+  const probe = async (arrivedAt: string, mountedUnder: string, proxied: boolean, hostWritten: boolean, served: ServedLedger, stopping: () => boolean) => {
     let problem: string;
     // A companion on another ledger answers there, naming it.
     let anotherLedger: string | undefined;
@@ -187,6 +187,9 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         : `nothing answers at ${publicUrl} (${reasonOf(error)})`;
       unreached = elsewhere && !plainHttp;
     }
+    // Stopped as the probe went out (a deploy rolled back, a script's first request and close()):
+    // its own 503 shutting_down, or nothing listening any more, says nothing of the address.
+    if (stopping()) return void logger.debug(`PAYFORM_PUBLIC_URL was not checked: the companion stopped as it asked ${webhookUrl}`, { public_url: publicUrl });
     // Mounted at its base path and given the base path too: the public URL is not what to change.
     const doubled = doubledBy(mountedUnder, basePath);
     const reached = hostWritten ? `${arrivedAt} (the host its first request named in Host, which any sender writes: check it is yours)` : arrivedAt;
@@ -296,9 +299,11 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       const mountedUnder = mountOf(c, pathname);
       const hostWritten = !isLoopbackHost(hostname) && hostname !== publicHost;
       // Set by the companion's app on every request before this runs; a bare app in a test has none.
-      const ledger = (c.get('services') as CompanionServices | undefined)?.ledger;
+      const services = c.get('services') as CompanionServices | undefined;
+      const ledger = services?.ledger;
       const served = { createdNow: ledger?.createdNow === true, dialect: ledger?.dialect };
-      void probe(origin + mountedUnder + basePath, mountedUnder, c.req.header('x-forwarded-for') !== undefined, hostWritten, served);
+      const stopping = () => services?.readiness.draining === true;
+      void probe(origin + mountedUnder + basePath, mountedUnder, c.req.header('x-forwarded-for') !== undefined, hostWritten, served, stopping);
     }
     return next();
   };
