@@ -258,12 +258,18 @@ async function operationsBefore0024(db: Kysely<unknown>, schema?: string): Promi
     values ('c3', 'old-3', 'capture', 5000, 'success', 'op-c3', 'merchant', 2, 2, 2, 2)`.execute(db);
 }
 
-async function expectOperationsCarryTheirCurrency(ledger: Ledger): Promise<void> {
+async function expectOperationsCarryTheirCurrency(ledger: Ledger, db: Kysely<unknown>): Promise<void> {
   expect(ledger.upgradedNow).toContain('0024_operation_currency');
   expect(await ledger.getOperation('r1')).toMatchObject({ amount: 400, currency: 'XTS' });
   expect(await ledger.getOperation('c3')).toMatchObject({ amount: 5000, currency: 'JPY' });
   const refund = await ledger.reserveOperation('old-1', { kind: 'refund', amount: 100 });
   expect(refund).toMatchObject({ amount: 100, currency: 'XTS' });
+  // An instance of the build before, still running during a rolling upgrade, inserts one without it.
+  await sql`insert into payform_operations (id, order_id, kind, amount, status, origin, created_at, updated_at, last_seen_at)
+    values ('c4', 'old-3', 'capture', 100, 'pending', 'merchant', 3, 3, 3)`.execute(db);
+  expect(await ledger.getOperation('c4')).toMatchObject({ amount: 100, currency: 'JPY' });
+  expect((await ledger.listOperations('old-3')).map(({ id, currency }) => [id, currency])).toEqual([['c3', 'JPY'], ['c4', 'JPY']]);
+  expect((await ledger.settleOperation('c4', { status: 'success', operationId: 'op-c4' })).operation).toMatchObject({ currency: 'JPY' });
 }
 
 describe('operations kept before they carried their currency (0024)', () => {
@@ -277,21 +283,28 @@ describe('operations kept before they carried their currency (0024)', () => {
 function upgradeCase(
   title: (database: 'SQLite' | 'PostgreSQL') => string,
   prepare: (db: Kysely<unknown>, schema?: string) => Promise<void>,
-  check: (ledger: Ledger) => Promise<void>,
+  check: (ledger: Ledger, db: Kysely<unknown>) => Promise<void>,
 ): void {
+  /** Prepares the database through `connect()`'s connection, then checks it opened by the ledger, beside another. */
+  const upgraded = async (connect: () => Promise<Kysely<unknown>>, open: () => Promise<Ledger>, schema?: string) => {
+    const old = await connect();
+    await prepare(old, schema);
+    await old.destroy();
+    const ledger = await open();
+    const db = await connect();
+    try {
+      await check(ledger, db);
+    } finally {
+      await db.destroy();
+      await ledger.close();
+    }
+  };
+
   it(title('SQLite'), async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-upgrade-'));
     const path = join(dir, 'ledger.db');
     try {
-      const old = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
-      await prepare(old);
-      await old.destroy();
-      const ledger = await openLedger(path);
-      try {
-        await check(ledger);
-      } finally {
-        await ledger.close();
-      }
+      await upgraded(async () => new Kysely<unknown>({ dialect: await sqliteDialect(path) }), () => openLedger(path));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -300,17 +313,13 @@ function upgradeCase(
   withTestDatabase((url) => {
     it(title('PostgreSQL'), async () => {
       const schema = freshSchemaName();
+      const connect = async () => {
+        const db = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
+        await ensureSchema(db, schema);
+        return db;
+      };
       try {
-        const old = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
-        await ensureSchema(old, schema);
-        await prepare(old, schema);
-        await old.destroy();
-        const ledger = await openLedger(url, { schema });
-        try {
-          await check(ledger);
-        } finally {
-          await ledger.close();
-        }
+        await upgraded(connect, () => openLedger(url, { schema }), schema);
       } finally {
         await dropSchema(url, schema);
       }

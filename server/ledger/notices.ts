@@ -11,7 +11,8 @@ import { sharedTransactions } from './group-commit.js';
 import { noticeClaimInput, noticeDropInput, noticeRetryInput, parseInput } from './input.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import { isStatus } from './progression.js';
-import { toOperation, toPayment } from './rows.js';
+import { toOperations } from './operations.js';
+import { toPayment } from './rows.js';
 import type { OperationRow, PaymentRow } from './schema.js';
 import type { DueNotice, NoticeClaim, NoticeState, Operation, Payment } from './types.js';
 
@@ -38,9 +39,10 @@ export async function claimNotices(ctx: LedgerContext, input: NoticeClaim): Prom
   const { limit, leaseMs, kind } = parseInput(noticeClaimInput, input);
   const payments = kind === 'operation' ? [] : ((await claimIn(ctx, 'payments', limit, leaseMs)) as PaymentRow[]);
   const operations = kind === 'payment' ? [] : ((await claimIn(ctx, 'operations', limit, leaseMs)) as OperationRow[]);
+  const read = await toOperations(ctx.db, operations);
   return [
     ...payments.map((row): DueNotice => ({ kind: 'payment', payment: toPayment(row), attempt: row.notice_attempts })),
-    ...operations.map((row): DueNotice => ({ kind: 'operation', operation: toOperation(row), attempt: row.notice_attempts })),
+    ...operations.map((row, index): DueNotice => ({ kind: 'operation', operation: read[index]!, attempt: row.notice_attempts })),
   ];
 }
 

@@ -18,8 +18,24 @@ const ORDERS_PER_READ = 500;
 
 export async function operationsOf(db: LedgerDb, orderId: string): Promise<Operation[]> {
   const rows = await db.selectFrom('operations').selectAll().where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
-  return rows.map(toOperation);
+  return toOperations(db, rows);
 }
+
+/**
+ * The rows as operations, each with its currency: a row an instance from before migration 0024
+ * inserted during a rolling upgrade has none, and takes its payment's — one read for those rows'
+ * orders, none in the usual case.
+ */
+export async function toOperations(db: LedgerDb, rows: readonly OperationRow[]): Promise<Operation[]> {
+  const missing = [...new Set(rows.filter((row) => row.currency === null).map((row) => row.order_id))];
+  const paid =
+    missing.length === 0 ? [] : await db.selectFrom('payments').select(['order_id', 'currency']).where('order_id', 'in', missing).execute();
+  const currencies = new Map(paid.map((payment) => [payment.order_id, payment.currency]));
+  return rows.map((row) => toOperation(row, row.currency ?? currencies.get(row.order_id) ?? ''));
+}
+
+/** One row as toOperations reads it. */
+const toOperationOf = async (db: LedgerDb, row: OperationRow): Promise<Operation> => (await toOperations(db, [row]))[0]!;
 
 /** The operations of every order in `orderIds`, by order id (oldest first): one statement per 500 orders. */
 export async function operationsOfOrders(db: LedgerDb, orderIds: readonly string[]): Promise<Map<string, Operation[]>> {
@@ -33,7 +49,7 @@ export async function operationsOfOrders(db: LedgerDb, orderIds: readonly string
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    for (const row of rows) byOrder.get(row.order_id)?.push(toOperation(row));
+    for (const operation of await toOperations(db, rows)) byOrder.get(operation.orderId)?.push(operation);
   }
   return byOrder;
 }
@@ -51,12 +67,12 @@ export async function findOperationByRequestKey(db: LedgerDb, orderId: string, r
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  return row && toOperation(row);
+  return row && toOperationOf(db, row);
 }
 
 export async function getOperation(db: LedgerDb, id: string): Promise<Operation | undefined> {
   const row = await db.selectFrom('operations').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toOperation(row);
+  return row && toOperationOf(db, row);
 }
 
 export interface OperationRecord extends OperationResult {
@@ -97,7 +113,7 @@ export async function insertOperation(ctx: LedgerContext, db: LedgerDb, payment:
     ...(record.origin === 'gateway' ? noticeDue(now) : { notice_due_at: null, notice_attempts: 0 }),
   };
   await db.insertInto('operations').values(row).execute();
-  return toOperation(row);
+  return toOperation(row, payment.currency);
 }
 
 /**
@@ -146,7 +162,7 @@ export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: st
       .returningAll()
       .executeTakeFirst(),
   );
-  const operation = row ? toOperation(row) : await getOperation(db, id);
+  const operation = row ? await toOperationOf(db, row) : await getOperation(db, id);
   return operation && { progress, operation };
 }
 

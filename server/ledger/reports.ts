@@ -11,7 +11,8 @@ import { movementTotals } from './movements.js';
 import { operationsOf } from './operations.js';
 import { searchOrders } from './order-search.js';
 import { getPayment } from './payments.js';
-import { toListedEvent, toOperation, toPayment, toStoredEvent } from './rows.js';
+import { toListedEvent, toPayment, toStoredEvent } from './rows.js';
+import { toOperations } from './operations.js';
 import { offsetSpans } from './time-zone.js';
 import type {
   CurrencyTotals, EventListQuery, EventPage, MoneyTotalsQuery, Operation, OrderDetail, OrderListQuery, OrderPage, Payment, StaleQuery, StatsBucket, StatsQuery, StoredEvent,
@@ -254,7 +255,7 @@ export async function listUnsettledOperations(ctx: LedgerContext, input: StaleQu
     .orderBy('id')
     .limit(query.limit ?? DEFAULT_BATCH)
     .execute();
-  return rows.map(toOperation);
+  return toOperations(ctx.db, rows);
 }
 
 /**

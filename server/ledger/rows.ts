@@ -72,13 +72,14 @@ export function toPayment(row: PaymentRow): Payment {
   };
 }
 
-export function toOperation(row: OperationRow): Operation {
+/** `currency`: the row's, or its payment's where the row has none (operations.ts, `toOperations`). */
+export function toOperation(row: OperationRow, currency: string): Operation {
   return {
     id: row.id,
     orderId: row.order_id,
     kind: row.kind,
     amount: row.amount,
-    currency: row.currency,
+    currency,
     status: row.status,
     operationId: row.operation_id,
     transactionId: row.transaction_id,

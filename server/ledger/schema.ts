@@ -83,8 +83,11 @@ export interface OperationRow extends NoticeColumns, AbsenceColumns {
   order_id: string;
   kind: OperationKind;
   amount: number;
-  /** Its payment's (migration 0024): an amount is read with its currency, wherever it goes alone. */
-  currency: string;
+  /**
+   * Its payment's (migration 0024): an amount is read with its currency, wherever it goes alone.
+   * Null in a row an earlier instance inserted during a rolling upgrade: read as its payment's (toOperations).
+   */
+  currency: string | null;
   status: OperationStatus;
   operation_id: string | null;
   transaction_id: string | null;
