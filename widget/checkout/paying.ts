@@ -753,22 +753,13 @@ function relay(payer: CheckoutElement, event: CustomEvent): void {
     retold.delete(payer);
     return event.stopImmediatePropagation();
   }
-  // An end a payer out of the page told the document before this element of its session came:
-  // its own read of the session is that end, which the page heard (a `v-if` shown again).
-  if (payer.isConnected && toldOut.get(payer.session) === endOf(event)) {
-    toldOut.delete(payer.session);
-    return event.stopImmediatePropagation();
-  }
   const heir = heirOf(payer);
   const teller = heir ?? (payer.isConnected ? undefined : atCheckout(payer));
   if (!teller) {
     // None in the page (the customer followed a link as it paid): the document hears the end as from
     // an element in it, after the payer's own listeners. A redirect is not taken from here (`away`);
     // nor is news of an element that sent no card (a hosted page not opened, a session read).
-    if (!payer.isConnected && cardSent.has(payer) && event.type !== 'pay-redirect') {
-      if (event.type !== 'pay-error') toldOut.set(payer.session, endOf(event));
-      queueMicrotask(() => emit(document, event.type as (typeof TOLD)[number], event.detail));
-    }
+    if (!payer.isConnected && cardSent.has(payer) && event.type !== 'pay-redirect') queueMicrotask(() => emit(document, event.type as (typeof TOLD)[number], event.detail));
     return;
   }
   event.stopImmediatePropagation();
@@ -785,12 +776,6 @@ function relay(payer: CheckoutElement, event: CustomEvent): void {
  * read or poll of the session comes to it too, as a page loaded anew would, and is not told again.
  */
 const retold = new WeakMap<CheckoutElement, string>();
-
-/**
- * Of a session whose payer out of the page told the document its end (`relay`), that end: the
- * next element of the session to read it tells it no more. Not an error, which is the payer's own.
- */
-const toldOut = new Map<string, string>();
 
 /** The elements whose last payment sent a card: its end is the page's news wherever the customer went (`relay`). */
 const cardSent = new WeakSet<CheckoutElement>();
