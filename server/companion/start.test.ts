@@ -334,6 +334,32 @@ describe('startCompanion', () => {
     expect(memory.lines.filter((line) => line.includes('PAYFORM_PUBLIC_URL') && !line.includes('"level":"debug"'))).toEqual([]);
   });
 
+  it('says nothing of its public URL either when it stops between the check\'s GET, which reached it, and its POST', async () => {
+    const memory = memorySink();
+    const real = globalThis.fetch;
+    let closing: Promise<void> | undefined;
+    let companion!: Awaited<ReturnType<typeof startCompanion>>;
+    // The deploy stops the instance just as the check posts to it, as the gateway would.
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/webhooks/gateway') && init?.method === 'POST') {
+        closing = companion.close();
+        await sleep(20);
+      }
+      return real(input, init);
+    }) as typeof fetch;
+    try {
+      companion = await startCompanion(loopbackSettings(), { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+      await real(`${companion.url}/healthz`);
+      await eventually(() => expect(closing, 'the check posted').toBeDefined());
+      await closing;
+    } finally {
+      globalThis.fetch = real;
+    }
+    // The check's end, which follows the POST's answer.
+    await sleep(300);
+    expect(memory.lines.filter((line) => line.includes('PAYFORM_PUBLIC_URL') && !line.includes('"level":"debug"'))).toEqual([]);
+  });
+
   it('does not wait for a live feed, which never ends by itself', async () => {
     const settings = loopbackSettings();
     // A grace far beyond the test's own timeout: waiting for the feed would fail the test.

@@ -151,7 +151,8 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       // Another instance on the same ledger serves this companion's customers as well.
       if (companion && theirs === ours) {
         const refusal = await postRefusal(webhookUrl, fetch);
-        if (refusal === undefined) logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${webhookUrl} answers from an instance on its ledger`, { public_url: publicUrl });
+        // Stopped as it posted: the refusal was its own 503 shutting_down.
+        if (refusal === undefined || stopping()) logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${webhookUrl} answers from an instance on its ledger`, { public_url: publicUrl });
         else {
           logger.error(
             `${NAMED} reaches this companion, but a form-encoded POST to ${webhookUrl} with no Origin header, as the gateway sends each webhook, ${refusal.said} ` +
