@@ -18,6 +18,14 @@ export function isUnsent(payment: Payment): boolean {
 }
 
 /**
+ * Whether the gateway answered the attempt — a payment id, a hosted page, a status of its own —
+ * so saw it: one it then no longer shows, it lost (a sandbox restarted), rather than never got.
+ */
+export function gatewayAnswered(payment: Pick<Payment, 'paymentId' | 'checkoutUrl' | 'statusCode'>): boolean {
+  return payment.paymentId !== null || payment.checkoutUrl !== null || payment.statusCode !== null;
+}
+
+/**
  * How the reason of an attempt the gateway never received begins (refused credentials, the
  * gateway away or rate limiting: its flows write it so): such an attempt tried no card, and does
  * not count toward the session's attempts.

@@ -7,7 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayCallRecord } from '@payform/gateway';
-import { ABANDONED_CODES } from '../../ledger/index.js';
+import { ABANDONED_CODES, gatewayAnswered } from '../../ledger/index.js';
 import type { Ledger, Payment } from '../../ledger/index.js';
 import { notTheGateway, provesEndpointsKey, TROUBLES } from './gateway-trouble.js';
 import type { Trouble } from './gateway-trouble.js';
@@ -155,9 +155,9 @@ export class CompanionMetrics {
    * status stays what it was (its session may pay again), so no change reports it. One the
    * gateway had answered (a payment id) it lost: counted apart, for an alert.
    */
-  paymentUnsent(payment: Pick<Payment, 'method' | 'paymentId'>): void {
+  paymentUnsent(payment: Pick<Payment, 'method' | 'paymentId' | 'checkoutUrl' | 'statusCode'>): void {
     this.#payments.inc({ method: payment.method, outcome: 'not_sent' });
-    if (payment.paymentId !== null) this.#forgotten.inc();
+    if (gatewayAnswered(payment)) this.#forgotten.inc();
   }
 
   /** A client network's declines cooled it down (checkout/pay-limits.ts): `network` for an IPv6 /48. */

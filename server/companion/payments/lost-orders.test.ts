@@ -79,4 +79,16 @@ describe('orders the gateway no longer knows', () => {
     expect(metrics).toMatch(/^payform_payments_forgotten_total 1$/m);
     expect(metrics).toMatch(/^payform_payments_total\{method="purchase",outcome="not_sent"\} 1$/m);
   });
+
+  it('says a hosted page it opened and lost as one it acknowledged, which has no payment id, and counts it', async () => {
+    const session = await stack.openSession({ ttl_seconds: 7200, customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', paymentId: null, checkoutUrl: expect.any(String) });
+    await stack.control('POST', '/_sandbox/reset');
+    await windowOfReads();
+    expect(lines(/never saw this payment attempt/)).toEqual([]);
+    expect(lines(/no longer knows a payment it acknowledged/)).toMatchObject([{ level: 'error', order_id: session.order_id, msg: expect.stringContaining("a hosted page's order_id") }]);
+    const metrics = await (await stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(metrics).toMatch(/^payform_payments_forgotten_total 1$/m);
+  });
 });

@@ -6,7 +6,7 @@
  */
 import { NotFoundError } from '@payform/gateway';
 import type { GatewayClient, OrderOperation, RequestOptions } from '@payform/gateway';
-import { NEVER_REACHED } from '../../ledger/index.js';
+import { gatewayAnswered, NEVER_REACHED } from '../../ledger/index.js';
 import type { Ledger, Payment, Operation } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
 import { isGatewayUnreachable } from './gateway-unreachable.js';
@@ -215,14 +215,14 @@ export class OrderStateSync {
     if (!counted?.neverSent) return false;
     this.#deps.reactions.attemptUnsent(payment);
     const fields = { order_id: payment.orderId, reads: counted.reads };
-    if (payment.paymentId === null) {
+    if (!gatewayAnswered(payment)) {
       this.#deps.logger.warn('the gateway never saw this payment attempt; its session may pay again, under the same order id', fields);
       return true;
     }
     // It answered this one (a payment id, a challenge or a hosted page), so it did see it: the
     // gateway answering now has lost it, or is not the one that took it. Its customer may pay again.
     this.#deps.logger.error(
-      'the gateway no longer knows a payment it acknowledged: ended like a never-sent attempt, so its session may pay again under the same order id. The gateway at PAYFORM_GATEWAY_BASE_URL was restarted without its payments (a sandbox) or is not the one that took it: check this payment_id at the gateway that took it before fulfilling the order or refunding a second payment',
+      'the gateway no longer knows a payment it acknowledged: ended like a never-sent attempt, so its session may pay again under the same order id. The gateway at PAYFORM_GATEWAY_BASE_URL was restarted without its payments (a sandbox) or is not the one that took it: check this payment (its payment_id, or a hosted page\'s order_id) at the gateway that took it before fulfilling the order or refunding a second payment',
       { ...fields, payment_id: payment.paymentId },
     );
     return true;
