@@ -277,17 +277,23 @@ describe('startCompanion', () => {
     }
   });
 
+  /** A companion on the ledger `file` given the admin token `token`, and what it logs. */
+  const startOnLedger = async (file: string, token: string) => {
+    const memory = memorySink();
+    const companion = await startCompanion(loopbackSettings({ PAYFORM_DATABASE_URL: file, PAYFORM_ADMIN_TOKEN: token }), {
+      gatewayBaseUrl: sandbox.url,
+      sandboxOrigin: sandbox.url,
+      logger: createLogger({ sink: memory.sink }),
+    });
+    return { companion, lines: memory.lines };
+  };
+
   it('says at start when the companion started before it on the same ledger was given another admin token', async () => {
     const file = join(dir, 'tokens.db');
     const start = async (token: string) => {
-      const memory = memorySink();
-      const companion = await startCompanion(loopbackSettings({ PAYFORM_DATABASE_URL: file, PAYFORM_ADMIN_TOKEN: token }), {
-        gatewayBaseUrl: sandbox.url,
-        sandboxOrigin: sandbox.url,
-        logger: createLogger({ sink: memory.sink }),
-      });
+      const { companion, lines } = await startOnLedger(file, token);
       await companion.close();
-      return memory.lines.filter((line) => line.includes('PAYFORM_ADMIN_TOKEN is not the one'));
+      return lines.filter((line) => line.includes('PAYFORM_ADMIN_TOKEN is not the one'));
     };
     expect(await start('the-first-admin-token')).toEqual([]);
     expect(await start('the-first-admin-token')).toEqual([]);
@@ -301,13 +307,8 @@ describe('startCompanion', () => {
   it('says the instance left on an older admin token is the one to restart, when it refuses the token the last one started with', async () => {
     const file = join(dir, 'rotated.db');
     const start = async (token: string) => {
-      const memory = memorySink();
-      const companion = await startCompanion(loopbackSettings({ PAYFORM_DATABASE_URL: file, PAYFORM_ADMIN_TOKEN: token }), {
-        gatewayBaseUrl: sandbox.url,
-        sandboxOrigin: sandbox.url,
-        logger: createLogger({ sink: memory.sink }),
-      });
-      return { companion, lines: () => memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.msg.startsWith('merchant API request refused')) };
+      const { companion, lines } = await startOnLedger(file, token);
+      return { companion, lines: () => lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.msg.startsWith('merchant API request refused')) };
     };
     const left = await start('the-admin-token-before');
     const changed = await start('the-admin-token-after-0');

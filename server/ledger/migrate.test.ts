@@ -199,15 +199,29 @@ withTestDatabase((url) => {
   });
 });
 
+/** A paid order with one settled operation, in the columns every ledger since 0016 has: session `s<n>`, order `old-<n>`. */
+interface OldOrder {
+  readonly n: number;
+  readonly amount: number;
+  readonly currency: string;
+  readonly method: 'purchase' | 'auth';
+  readonly operation: { readonly id: string; readonly kind: 'refund' | 'capture'; readonly amount: number; readonly operationId: string };
+}
+
+async function insertOldOrder(db: Kysely<unknown>, { n, amount, currency, method, operation }: OldOrder): Promise<void> {
+  const [session, order] = [`s${n}`, `old-${n}`];
+  await sql`insert into payform_checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
+    values (${session}, ${order}, ${amount}, ${currency}, 'Tea', ${method}, '{}', '["direct"]', 1, 99999999999999)`.execute(db);
+  await sql`insert into payform_payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
+    values (${order}, ${session}, 1, 'direct', ${method}, ${amount}, ${currency}, 'success', '{}', 1, 1, 1)`.execute(db);
+  await sql`insert into payform_operations (id, order_id, kind, amount, status, operation_id, origin, created_at, updated_at, last_seen_at, settled_at)
+    values (${operation.id}, ${order}, ${operation.kind}, ${operation.amount}, 'success', ${operation.operationId}, 'merchant', 2, 2, 2, 2)`.execute(db);
+}
+
 /** A refund as a ledger before 0017 holds it (no transaction column): on `old-1` of paidOrderOf02, its tables prefixed. */
 async function refundBefore0017(db: Kysely<unknown>, schema?: string): Promise<void> {
   await migratedTo(db, '0016_ledger_settings', schema);
-  await sql`insert into payform_checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
-    values ('s1', 'old-1', 1000, 'XTS', 'Tea', 'purchase', '{}', '["direct"]', 1, 99999999999999)`.execute(db);
-  await sql`insert into payform_payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
-    values ('old-1', 's1', 1, 'direct', 'purchase', 1000, 'XTS', 'success', '{}', 1, 1, 1)`.execute(db);
-  await sql`insert into payform_operations (id, order_id, kind, amount, status, operation_id, origin, created_at, updated_at, last_seen_at, settled_at)
-    values ('r1', 'old-1', 'refund', 400, 'success', 'op-old', 'merchant', 2, 2, 2, 2)`.execute(db);
+  await insertOldOrder(db, { n: 1, amount: 1000, currency: 'XTS', method: 'purchase', operation: { id: 'r1', kind: 'refund', amount: 400, operationId: 'op-old' } });
 }
 
 /** What an upgraded ledger's refund reads as: no transaction yet, until its webhook names one. */
@@ -250,12 +264,7 @@ describe('sessions and payments stored before save_card (0019)', () => {
 async function operationsBefore0024(db: Kysely<unknown>, schema?: string): Promise<void> {
   await refundBefore0017(db, schema);
   await migratedTo(db, '0023_movement_dates', schema);
-  await sql`insert into payform_checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
-    values ('s3', 'old-3', 5000, 'JPY', 'Tea', 'auth', '{}', '["direct"]', 1, 99999999999999)`.execute(db);
-  await sql`insert into payform_payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
-    values ('old-3', 's3', 1, 'direct', 'auth', 5000, 'JPY', 'success', '{}', 1, 1, 1)`.execute(db);
-  await sql`insert into payform_operations (id, order_id, kind, amount, status, operation_id, origin, created_at, updated_at, last_seen_at, settled_at)
-    values ('c3', 'old-3', 'capture', 5000, 'success', 'op-c3', 'merchant', 2, 2, 2, 2)`.execute(db);
+  await insertOldOrder(db, { n: 3, amount: 5000, currency: 'JPY', method: 'auth', operation: { id: 'c3', kind: 'capture', amount: 5000, operationId: 'op-c3' } });
 }
 
 async function expectOperationsCarryTheirCurrency(ledger: Ledger, db: Kysely<unknown>): Promise<void> {
