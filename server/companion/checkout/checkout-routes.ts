@@ -21,6 +21,7 @@ import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { Customer } from './customer.js';
 import { PayRequest } from './pay-request.js';
+import { PageUrl } from './payer-page.js';
 import { returnUrlProblem } from './return-url.js';
 import { limitPayAttempts } from './pay-limits.js';
 import { SESSION_ID } from './session-access.js';
@@ -29,9 +30,6 @@ import { NewSessionRequest } from './session-request.js';
 import { offeredModes, SessionViewStatus, sessionView, viewStatus } from './session-view.js';
 import type { CompanionOptions } from '../config.js';
 import { AmountView } from '../http/amounts.js';
-
-/** The page the customer pays from: they come back to it when the session has no return_url. */
-const PageUrl = z.string().max(8192).optional().describe('The page the customer pays from (the widget sends location.href): without a return_url, the customer comes back to it when it is on an allowed origin');
 
 /** Why `<pay-form>` sends the customer to the hosted page instead of paying by card: said to the operator. */
 const Fallback = z.enum(['tokenizer_unreachable']).optional().describe('Set by <pay-form> when the customer pays on the hosted page because the gateway’s tokenizer did not answer their browser');

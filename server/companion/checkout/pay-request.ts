@@ -9,6 +9,7 @@ import * as z from 'zod';
 import { BrowserFingerprint as GatewayFingerprint, CardCvv, CardNumber, ExpMonth, ExpYear } from '@payform/gateway/wire';
 import { MIN_DIGITS } from '@payform/card/fields';
 import { Customer } from './customer.js';
+import { PageUrl } from './payer-page.js';
 
 const CARD_FIELDS = ['number', 'exp_month', 'exp_year', 'cvv'] as const;
 
@@ -93,6 +94,6 @@ export const PayRequest = z.strictObject({
   customer: Customer.optional(),
   fingerprint: BrowserFingerprint,
   // The page paid from: checked where it is used (payer-page.ts); one too long is only not returned to.
-  page_url: z.string().max(8192).optional().describe('The page the customer pays from (the widget sends location.href): without a return_url, the customer comes back to it when it is on an allowed origin'),
+  page_url: PageUrl,
 });
 export type PayRequest = z.output<typeof PayRequest>;

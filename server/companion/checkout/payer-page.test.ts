@@ -66,6 +66,27 @@ describe('returnablePage', () => {
     expect(stack.logs.join('\n')).toContain('its address holds a card number');
   });
 
+  it('pays from a page whose address is too long to carry, and brings the customer back to the companion\'s own page', async () => {
+    const resultUrls: string[] = [];
+    const stack: Stack = await openStack({
+      gateway: {
+        fetch: async (input, init) => {
+          const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { result_url?: string }) : {};
+          if (body.result_url) resultUrls.push(body.result_url);
+          return stack.sandbox.fetch(new Request(input, init));
+        },
+      },
+    });
+    // A shop's tracking parameters, or a long query of its own: nothing the customer can shorten.
+    const page = `${stack.companionUrl}/checkout?utm=${'a'.repeat(9_000)}`;
+    const session = await stack.openSession();
+    const paid = await stack.pay(session.id, payBody({ card: card('three_ds_challenge'), page_url: page }));
+    expect(await paid.json()).toMatchObject({ status: 'redirect' });
+    expect(resultUrls).toEqual([`${stack.companionUrl}/checkout/return/${session.id}`]);
+    const hostedSession = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    expect((await stack.json('POST', `/api/checkout/sessions/${hostedSession.id}/hosted`, 200, { body: { page_url: page } })).redirect_url).toMatch(/^http/);
+  });
+
   it('says a page refused for a card number by its origin alone', () => {
     const memory = memorySink();
     const pages = new PayerPages(options, createLogger({ sink: memory.sink }));

@@ -6,6 +6,7 @@
  * return URL like any other (https, or this machine in development): anyone can put an address
  * in a request, so a check here is what keeps the landing from redirecting anywhere.
  */
+import * as z from 'zod';
 import { holdsCardNumberOfItsLength } from '@payform/card';
 import { holdsWrittenCardNumber } from './customer.js';
 import type { CompanionOptions } from '../config.js';
@@ -14,6 +15,18 @@ import { returnUrlProblem } from './return-url.js';
 
 /** Longest page address carried: the gateway keeps result_url with the payment. */
 export const PAGE_URL_MAX = 2048;
+
+/**
+ * The page the customer pays from, as the pay and hosted requests take it. Not limited here:
+ * the customer cannot shorten their page's address, and a payment refused for it could not be
+ * made at all; one longer than PAGE_URL_MAX is only not come back to (the body's limit bounds it).
+ */
+export const PageUrl = z
+  .string()
+  .optional()
+  .describe(
+    `The page the customer pays from (the widget sends location.href, without its fragment): without a return_url, the customer comes back to it when it is on an allowed origin and at most ${PAGE_URL_MAX} characters long, else to the companion's own page`,
+  );
 
 type PageOptions = Pick<CompanionOptions, 'allowedOrigins' | 'publicUrl' | 'sandboxOrigin'>;
 
