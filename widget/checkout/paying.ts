@@ -783,11 +783,15 @@ const cardSent = new WeakSet<CheckoutElement>();
 /** A payment's end as the page hears it: which, of which order. */
 const endOf = ({ type, detail }: CustomEvent): string => `${type} ${detail?.orderId}`;
 
-/** A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the customer comes back to it. */
+/**
+ * A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the
+ * customer comes back to it. Not its fragment, which a browser never sends a server (a hash
+ * route's state, an OAuth implicit flow's token), and which the way back leaves out anyway.
+ */
 const post = (body: object): RequestInit => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ ...body, page_url: location.href }),
+  body: JSON.stringify({ ...body, page_url: location.href.split('#')[0] }),
 });
 
 /** `POST …/pay`: the payment's outcome, or where 3-D Secure goes on. */
