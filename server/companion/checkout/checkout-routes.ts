@@ -160,10 +160,27 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
   // A page that blocks the tokenizer sends every customer to the hosted page: only the browser
   // knows, and its console is the customer's. Said once, for the operator.
   let toldFallback = false;
+  // A session opened without the contact the hosted page needs, asked for with none (what a
+  // <pay-button> sends: it cannot ask): every customer of it is refused, and only the browser's
+  // console said why. Said once, for the operator.
+  let toldNoContact = false;
   checkout.post('/sessions/:id/hosted', takesPayments, limitPayAttempts(), validate('json', HostedRequest), async (c) => {
     const { customer, page_url: pageUrl, fallback } = c.req.valid('json');
     const client = clientAddress(c, c.get('services').options.trustProxy) ?? UNKNOWN_CLIENT;
-    const url = await c.get('services').hostedCheckouts.open(sessionId(c), customer, { pageUrl, client, acceptLanguage: c.req.header('accept-language') });
+    const url = await c
+      .get('services')
+      .hostedCheckouts.open(sessionId(c), customer, { pageUrl, client, acceptLanguage: c.req.header('accept-language') })
+      .catch((error: unknown) => {
+        if (!customer && !toldNoContact && error instanceof ApiProblem && error.code === 'customer_required') {
+          toldNoContact = true;
+          c.get('logger').warn(
+            'a hosted page was asked for a checkout session without the customer\'s e-mail and phone, which the gateway\'s page needs, and the request sent none: ' +
+              'a <pay-button> cannot ask for them, so every customer of such a session is refused. Open the session with customer.email and customer.phone ' +
+              '(POST /api/checkout/sessions), or use <pay-form mode="hosted">, which asks. Said once',
+          );
+        }
+        throw error;
+      });
     // Once the page is opened: a made-up session id must not use up the one line.
     const { tokenizer } = c.get('services').options;
     if (fallback && tokenizer && !toldFallback) {

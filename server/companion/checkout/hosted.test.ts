@@ -49,6 +49,9 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     const session = await stack.openSession();
     expect((await hosted(session.id, 422)).error).toMatchObject({ code: 'customer_required', fields: { 'customer.email': 'is required', 'customer.phone': 'is required' } });
     expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+    // Asked with none, as a <pay-button> asks: the operator hears why, once.
+    await hosted(session.id, 422);
+    expect(stack.logs.filter((line) => line.includes('a <pay-button> cannot ask for them'))).toEqual([expect.stringContaining('"level":"warn"')]);
     expect((await hosted(session.id, 400, { customer: { email: 'nope' } })).error.fields['customer.email']).toBeDefined();
     expect((await hosted(session.id, 200, { customer: CONTACT })).redirect_url).toMatch(/\/form$/);
   });
