@@ -30,6 +30,21 @@ describe('PayerPages', () => {
   });
 });
 
+/** A stack whose gateway calls' `result_url`s are kept, in the order sent: where the customer comes back to. */
+async function stackKeepingResultUrls(): Promise<{ stack: Stack; resultUrls: string[] }> {
+  const resultUrls: string[] = [];
+  const stack: Stack = await openStack({
+    gateway: {
+      fetch: async (input, init) => {
+        const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { result_url?: string }) : {};
+        if (body.result_url) resultUrls.push(body.result_url);
+        return stack.sandbox.fetch(new Request(input, init));
+      },
+    },
+  });
+  return { stack, resultUrls };
+}
+
 describe('returnablePage', () => {
   // The page goes into the gateway's result_url and, from the public landing's `?page=`, into a
   // redirect's Location: a card number in its address would be sent on and echoed, as a
@@ -47,16 +62,7 @@ describe('returnablePage', () => {
   });
 
   it('does not carry a page whose card number is escaped as the UTF-8 of full-width digits into the 3-D Secure return', async () => {
-    const resultUrls: string[] = [];
-    const stack: Stack = await openStack({
-      gateway: {
-        fetch: async (input, init) => {
-          const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { result_url?: string }) : {};
-          if (body.result_url) resultUrls.push(body.result_url);
-          return stack.sandbox.fetch(new Request(input, init));
-        },
-      },
-    });
+    const { stack, resultUrls } = await stackKeepingResultUrls();
     // What a browser's address bar holds for a page whose query has "４１１１…" in it.
     const fullWidth = encodeURIComponent([...'4111111111111111'].map((digit) => String.fromCharCode(0xff10 + Number(digit))).join(''));
     const session = await stack.openSession();
@@ -67,16 +73,7 @@ describe('returnablePage', () => {
   });
 
   it('pays from a page whose address is too long to carry, and brings the customer back to the companion\'s own page', async () => {
-    const resultUrls: string[] = [];
-    const stack: Stack = await openStack({
-      gateway: {
-        fetch: async (input, init) => {
-          const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { result_url?: string }) : {};
-          if (body.result_url) resultUrls.push(body.result_url);
-          return stack.sandbox.fetch(new Request(input, init));
-        },
-      },
-    });
+    const { stack, resultUrls } = await stackKeepingResultUrls();
     // A shop's tracking parameters, or a long query of its own: nothing the customer can shorten.
     const page = `${stack.companionUrl}/checkout?utm=${'a'.repeat(9_000)}`;
     const session = await stack.openSession();
