@@ -125,7 +125,7 @@ export class CompanionMetrics {
     });
     this.#forgotten = new Counter({
       name: 'payform_payments_forgotten_total',
-      help: 'Payment attempts the gateway had answered (a payment id, a challenge, a hosted page) and then no longer knew, ended as never sent: each may be paid at the gateway that took it — check its payment_id there (its error line names it) before fulfilling it or letting its customer pay again',
+      help: 'Payment attempts the gateway had answered (a payment id, a challenge, a hosted page) and then no longer knew, ended as never sent: each may be paid at the gateway that took it — check it there (its payment_id, or a hosted page’s order_id: its error line names them) before fulfilling it or letting its customer pay again',
       registers,
     });
     this.#discrepancies = new Counter({ name: 'payform_discrepancies_total', help: 'Reports of the gateway that contradict an order (other figures paid, money moved past it), each new one: the payment is held for a person', registers });
@@ -153,7 +153,8 @@ export class CompanionMetrics {
   /**
    * An attempt reconciliation ended as never sent: the gateway's order state never showed it. Its
    * status stays what it was (its session may pay again), so no change reports it. One the
-   * gateway had answered (a payment id) it lost: counted apart, for an alert.
+   * gateway had answered (a payment id, a hosted page, a status: `gatewayAnswered`) it lost:
+   * counted apart, for an alert.
    */
   paymentUnsent(payment: Pick<Payment, 'method' | 'paymentId' | 'checkoutUrl' | 'statusCode'>): void {
     this.#payments.inc({ method: payment.method, outcome: 'not_sent' });

@@ -93,13 +93,15 @@ function findAmount(typed: { readonly figure: string; readonly currency: string 
     const amount = minorUnitsOf(typed.figure, typed.currency);
     return amount === undefined ? undefined : { kind: 'search', query: { amount: String(amount), currency: typed.currency }, shown };
   }
-  const holding = known.filter((currency) => minorUnitsOf(typed.figure, currency) !== undefined);
+  const holding = known.flatMap((currency) => {
+    const amount = minorUnitsOf(typed.figure, currency);
+    return amount === undefined ? [] : [{ currency, amount: String(amount) }];
+  });
   const [first] = holding;
   if (first === undefined) return undefined;
-  const amount = String(minorUnitsOf(typed.figure, first));
-  if (new Set(known.map(currencyExponent)).size === 1) return { kind: 'search', query: { amount }, shown };
-  if (holding.length === 1) return { kind: 'search', query: { amount, currency: first }, shown };
-  return { kind: 'whichCurrency', shown, currencies: holding };
+  if (new Set(known.map(currencyExponent)).size === 1) return { kind: 'search', query: { amount: first.amount }, shown };
+  if (holding.length === 1) return { kind: 'search', query: { amount: first.amount, currency: first.currency }, shown };
+  return { kind: 'whichCurrency', shown, currencies: holding.map(({ currency }) => currency) };
 }
 
 /** A figure grouped in thousands by one mark: `1,000`, `12.345.678`; not `0,500`. */
