@@ -84,6 +84,18 @@ export function leftAloneNotice(leftAlone: readonly UnreadVariable[]): string {
   );
 }
 
+/**
+ * What a companion mounted in a shop's server says of the 0.2 names: it listens on the shop's
+ * server, so a HOST beside it (SvelteKit's adapter-node and Nuxt read one) is nothing it would
+ * have read, and not worth a line.
+ */
+export function mountedDeprecations(deprecations: readonly string[], leftAlone: readonly UnreadVariable[]): readonly string[] {
+  const told = leftAlone.filter(({ meant }) => meant !== 'PAYFORM_HOST');
+  if (told.length === leftAlone.length) return deprecations;
+  const notice = leftAloneNotice(leftAlone);
+  return [...deprecations.filter((line) => line !== notice), ...(told.length > 0 ? [leftAloneNotice(told)] : [])];
+}
+
 /** A variable's value, blank or null as unset; a number or boolean given in code as its string form. */
 function value(raw: unknown): string | undefined {
   const text = typeof raw === 'number' || typeof raw === 'bigint' || typeof raw === 'boolean' ? String(raw) : raw;

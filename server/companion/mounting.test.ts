@@ -698,6 +698,16 @@ describe('mounted, a missing setting is loud', () => {
     expect(logs.filter((line) => line.includes('no sandbox origin set (PAYFORM_SANDBOX_ORIGIN, or the sandboxOrigin option)'))).toHaveLength(1);
   });
 
+  it('says nothing of the shop’s own HOST, which a mounted companion would not read, and still names its LOG_LEVEL', async () => {
+    // SvelteKit's adapter-node reads HOST: the shop's server listens there, the companion with it.
+    await mount({ ...given, HOST: '0.0.0.0' });
+    expect(logs.filter((line) => line.includes('left alone'))).toEqual([]);
+    await mount({ ...given, HOST: '0.0.0.0', LOG_LEVEL: 'debug' });
+    expect(logs.filter((line) => line.includes('left alone')).map((line) => JSON.parse(line).msg)).toEqual([
+      "LOG_LEVEL is set and left alone, as the shop's own: the companion reads PAYFORM_LOG_LEVEL (set it if meant for payform)",
+    ]);
+  });
+
   it('reads the unprefixed names of 0.2, with one deprecation line each', async () => {
     // SESSION_TTL_SECONDS, a name only payform used, says the environment is 0.2's.
     await mount({ SESSION_TTL_SECONDS: '900', DATABASE_URL: ':memory:', PUBLIC_URL: 'https://shop.example', ADMIN_TOKEN });

@@ -29,7 +29,7 @@ import { requestGate, shuttingDown } from './http/request-gate.js';
 import type { CompanionApp } from './app.js';
 import { BasePath, millisecondsProblem, notFunctions } from './config.js';
 import type { MillisecondsRule } from './config.js';
-import { kindOf } from './environment.js';
+import { kindOf, mountedDeprecations } from './environment.js';
 import type { EnvironmentInput } from './environment.js';
 import { checkAdminTokenAcrossInstances } from './admin-token-check.js';
 import { createLogger } from './log/logger.js';
@@ -320,7 +320,8 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
     // readCompanionConfig refused PAYFORM_PUBLIC_URL so; the option overrides it, and is checked here.
     throw new TypeError(`Invalid companion options: production needs https for publicUrl (plain http only to this machine): it is ${publicUrl}`);
   }
-  for (const line of [...settings.deprecations, ...settings.warnings, ...(plainPublicUrl ? [plainPublicUrl] : [])]) logger.warn(line);
+  const deprecations = server ? settings.deprecations : mountedDeprecations(settings.deprecations, settings.leftAlone);
+  for (const line of [...deprecations, ...settings.warnings, ...(plainPublicUrl ? [plainPublicUrl] : [])]) logger.warn(line);
   const timeoutMs = options.gatewayTimeoutMs ?? settings.gatewayTimeoutMs;
   const gateway = new GatewayClient({
     baseUrl,
