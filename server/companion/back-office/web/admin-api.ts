@@ -262,6 +262,8 @@ export interface OrderSummary {
   readonly payment_id: string | null;
   readonly transaction_id: string | null;
   readonly card: { readonly mask: string; readonly brand: string | null } | null;
+  /** The gateway's payment page of a hosted attempt, once it opened one. */
+  readonly checkout_url: string | null;
   readonly customer_id: string | null;
   readonly customer: { readonly fname?: string; readonly lname?: string; readonly email?: string; readonly phone?: string } | null;
   readonly created_at: string;

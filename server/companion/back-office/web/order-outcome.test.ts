@@ -52,10 +52,14 @@ describe('an attempt the gateway never decided', () => {
   });
 
   it('tells one the gateway answered before it no longer knew it (a restarted sandbox) from one never sent', () => {
-    expect(gatewayForgot({ status: 'pending', status_code: '2122', unsent_at: '2030-01-15T09:30:00.000Z' })).toBe(true);
-    expect(gatewayForgot({ status: 'init', status_code: null, unsent_at: '2030-01-15T09:30:00.000Z' })).toBe(false);
-    expect(gatewayForgot({ status: 'failure', status_code: null, unsent_at: null })).toBe(false);
-    expect(gatewayForgot({ status: 'success', status_code: '1000', unsent_at: '2030-01-15T09:30:00.000Z' })).toBe(false);
+    const unsent = { payment_id: null, checkout_url: null, unsent_at: '2030-01-15T09:30:00.000Z' } as const;
+    expect(gatewayForgot({ ...unsent, status: 'pending', status_code: '2122' })).toBe(true);
+    // A hosted page the gateway opened, then lost: no status code, but its page.
+    expect(gatewayForgot({ ...unsent, status: 'init', status_code: null, checkout_url: 'https://gateway.example/checkout/x1' })).toBe(true);
+    expect(gatewayForgot({ ...unsent, status: 'pending', status_code: null, payment_id: 'p-81' })).toBe(true);
+    expect(gatewayForgot({ ...unsent, status: 'init', status_code: null })).toBe(false);
+    expect(gatewayForgot({ ...unsent, status: 'failure', status_code: null, unsent_at: null })).toBe(false);
+    expect(gatewayForgot({ ...unsent, status: 'success', status_code: '1000' })).toBe(false);
   });
 
   it('is not one ended as never sent whose first send landed and was paid after all', () => {

@@ -35,11 +35,13 @@ export function abandoned(order: Pick<OrderSummary, 'status' | 'status_code'>): 
 }
 
 /**
- * One of those the gateway had answered (a status code: a 3-D Secure step, pending) before it no
- * longer knew it — what a restarted sandbox does, which forgets its orders: not "Not sent".
+ * One of those the gateway had answered (a payment id, a hosted page, a status code of its own)
+ * before it no longer knew it — what a restarted sandbox does, which forgets its orders: not
+ * "Not sent". The ledger's `gatewayAnswered`, read from the view, as the forgotten count is.
  */
-export function gatewayForgot(order: Pick<OrderSummary, 'status' | 'status_code' | 'unsent_at'>): boolean {
-  return neverDecided(order) && order.unsent_at !== null && order.status_code !== null;
+export function gatewayForgot(order: Pick<OrderSummary, 'status' | 'status_code' | 'payment_id' | 'checkout_url' | 'unsent_at'>): boolean {
+  const answered = order.payment_id !== null || order.checkout_url !== null || order.status_code !== null;
+  return neverDecided(order) && order.unsent_at !== null && answered;
 }
 
 /**
