@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import type { GatewayClient } from '@payform/gateway';
+import type { BrandId } from '@payform/card/fields';
 import { describeIssues, parseWire, ServiceUrl } from '@payform/gateway/wire';
 import type { Ledger } from '../ledger/index.js';
 import { BackOfficeSettings, resolveBackOffice } from './back-office/back-office-options.js';
@@ -16,6 +17,7 @@ import type { PaymentEventHook } from './payments/reactions.js';
 import { kindOf } from './environment.js';
 import { unknownOptions } from './near-names.js';
 import { Origin } from './origin-setting.js';
+import { AcceptedBrands } from './checkout/accepted-brands.js';
 import { ProxyTrust, proxyEntryProblem } from './http/proxy-trust.js';
 import type { TrustProxy } from './http/client-address.js';
 
@@ -106,7 +108,10 @@ export interface CompanionConfig {
   readonly sessionTtlSeconds?: number;
   /** How far above the reserve the gateway project lets a capture go, in percent; default 0. */
   readonly captureOverReservePercent?: number;
-  /** Card schemes offered by the widget (its brand ids); default: every scheme it knows. */
+  /**
+   * Card schemes the shop takes, as the widget's brand ids (`visa`, `mastercard`, `amex`…): the
+   * widget offers them alone, the pay route refuses others. Default: every scheme it knows.
+   */
   readonly acceptedBrands?: readonly string[];
   /**
    * The gateway's card tokenizer. Given, `<pay-form>` sends the card from the customer's browser
@@ -165,7 +170,7 @@ export interface CompanionOptions {
   readonly testMode: boolean;
   readonly sessionTtlSeconds: number;
   readonly captureOverReservePercent: number;
-  readonly acceptedBrands: readonly string[] | undefined;
+  readonly acceptedBrands: readonly BrandId[] | undefined;
   /**
    * The card tokenizer's address and the widget key, when the widget tokenizes; `sealKey` (the
    * API secret) opens the tokens it seals for this shop (`rich: true`), the only ones paid with.
@@ -220,7 +225,7 @@ const Settings = z.object({
   testMode: z.boolean().optional(),
   sessionTtlSeconds: z.number().int().min(60).max(7 * 86_400).optional(),
   captureOverReservePercent: z.number().min(0).max(100).optional(),
-  acceptedBrands: z.array(z.string().min(1)).optional(),
+  acceptedBrands: AcceptedBrands.optional(),
   tokenizer: z.object({ widgetUrl: HttpUrl, widgetKey: z.string().min(1).max(256) }).optional(),
   rateLimits: z
     .strictObject({
@@ -386,7 +391,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     testMode: config.testMode ?? false,
     sessionTtlSeconds: config.sessionTtlSeconds ?? 30 * 60,
     captureOverReservePercent: config.captureOverReservePercent ?? 0,
-    acceptedBrands: config.acceptedBrands,
+    acceptedBrands: checked.data.acceptedBrands,
     tokenizer: config.tokenizer && {
       url: `${config.tokenizer.widgetUrl.replace(/\/+$/, '')}/api/v1/sdk/tokenize`,
       widgetKey: config.tokenizer.widgetKey,

@@ -575,6 +575,22 @@ describe('createCompanion config', () => {
     await ledger.close();
   });
 
+  it('refuses card schemes the widget does not know by those ids, saying which was meant (the widget would refuse every card)', async () => {
+    const ledger = await openLedger(':memory:');
+    const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
+    const base = { ledger, gateway, gatewayApiSecret: TEST_PROJECT_DEFAULTS.apiSecret, publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
+    const ids = 'visa, mastercard, amex, discover, diners, jcb, unionpay, maestro, mir, prostir';
+    expect(() => createCompanion({ ...base, acceptedBrands: ['Visa', 'American Express', 'mastercrd', 'cartebancaire'] })).toThrow(
+      `Invalid companion config: acceptedBrands[0]: must be a brand id of the widget (${ids}): "Visa" is visa; ` +
+        `acceptedBrands[1]: must be a brand id of the widget (${ids}): "American Express" is amex; ` +
+        `acceptedBrands[2]: must be a brand id of the widget (${ids}): "mastercrd" is mastercard; ` +
+        `acceptedBrands[3]: must be a brand id of the widget (${ids})`,
+    );
+    expect(() => createCompanion({ ...base, acceptedBrands: [] })).toThrow(/acceptedBrands: must name at least one brand \(leave it unset to take every brand the widget knows\)/);
+    expect(createCompanion({ ...base, acceptedBrands: ['visa', 'amex'] }).companion.services.options.acceptedBrands).toEqual(['visa', 'amex']);
+    await ledger.close();
+  });
+
   it('refuses a webhook secret other than the one the gateway client calls with, which signs every webhook', async () => {
     const ledger = await openLedger(':memory:');
     const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });

@@ -29,6 +29,7 @@ import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } fr
 import { resultUrl } from './payer-page.js';
 import type { PayerPages } from './payer-page.js';
 import type { KnownSessions, SessionTerms } from './session-terms.js';
+import { brandRefusal } from './accepted-brands.js';
 import { originOf, unsafeRedirectFix } from '../payments/redirects.js';
 import { offers } from './session-view.js';
 
@@ -268,6 +269,8 @@ export class DirectPayments {
       });
     }
     if (card.kind === 'card') {
+      const refusal = brandRefusal(card.number, this.#deps.options.acceptedBrands);
+      if (refusal) throw new ApiProblem(422, 'card_brand_not_accepted', 'The shop does not take cards of this scheme', { 'card.number': refusal });
       if (hasExpired(card, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
       return { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv };
     }

@@ -315,6 +315,23 @@ describe('what the browser sends is checked before anything is stored', () => {
     expect((await stack.ledger.getPayment(session.order_id))?.customer).toMatchObject({ fname: 'Merchant', lname: 'Given', email: CUSTOMER.email });
   });
 
+  it('refuses a card of a scheme the shop does not take (acceptedBrands) without asking the gateway, naming the scheme, not the number', async () => {
+    await open({ companion: { acceptedBrands: ['visa', 'amex'] } });
+    const session = await stack.openSession();
+    const number = cardNumber('success', 'mastercard');
+    const response = await stack.pay(session.id, payBody({ card: { ...card(), number } }));
+    const text = await response.text();
+    expect(response.status).toBe(422);
+    expect(JSON.parse(text).error).toMatchObject({
+      code: 'card_brand_not_accepted',
+      fields: { 'card.number': 'is a Mastercard card; this shop takes Visa, American Express' },
+    });
+    expect(text).not.toContain(number.slice(-8));
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+    // Its own schemes go through.
+    await payJson(session.id, payBody());
+  });
+
   it('refuses an expired card without asking the gateway', async () => {
     await open();
     const session = await stack.openSession();
