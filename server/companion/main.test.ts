@@ -102,6 +102,22 @@ describe('payform-companion whose PAYFORM_LOG_FILE cannot be written', () => {
   }, 60_000);
 });
 
+describe('a companion mounted in a shop whose PAYFORM_LOG_FILE cannot be written', () => {
+  it('fails as it is composed, naming the setting, not on a request’s first log line', async () => {
+    const file = join(directory, 'no-such-folder', 'mounted.log');
+    const script = join(directory, 'mount.mts');
+    // Composed as a shop's server does (createCompanion makes its logger); no request is made.
+    writeFileSync(
+      script,
+      `import { createLogger } from ${JSON.stringify(join(import.meta.dirname, 'log/logger.ts'))};\n` +
+        'try { createLogger(); console.log("composed"); } catch (error) { console.log(error.message); }\n',
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, PAYFORM_LOG_FILE: file }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    const { stdout } = await finished(child);
+    expect(stdout.trim()).toBe(`PAYFORM_LOG_FILE is ${file}, which cannot be written (ENOENT: no such file or directory, open '${file}'): set it to a writable file, or unset it`);
+  }, 60_000);
+});
+
 describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', () => {
   it('stops with exit code 1 and `npm install pg@8` for a postgres:// URL', async () => {
     const { code, stdout, stderr } = await startWithout('pg', 'postgres://payform:payform@127.0.0.1:5432/payform_test');

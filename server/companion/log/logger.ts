@@ -103,11 +103,13 @@ export function memorySink(): { readonly sink: LogSink; readonly lines: string[]
 
 // Synchronous appends: a line is on disk before the next statement, even if the process dies.
 const captureFile = process.env.PAYFORM_LOG_FILE?.trim();
-const capture: ((line: string) => void) | undefined = captureFile ? (line) => appendCapture(captureFile, line) : undefined;
+const capture: ((line: string) => void) | undefined = captureFile ? (line) => appendCapture(captureFile, `${line}\n`) : undefined;
+/** The capture file took an append: tried as the first logger is made, so a wrong path fails the start, not a request's log line. */
+let captureChecked = false;
 
-function appendCapture(file: string, line: string): void {
+function appendCapture(file: string, text: string): void {
   try {
-    appendFileSync(file, `${line}\n`);
+    appendFileSync(file, text);
   } catch (error) {
     // Else the first line logged fails the start with a bare ENOENT that names no setting.
     throw new Error(`PAYFORM_LOG_FILE is ${file}, which cannot be written (${error instanceof Error ? error.message : String(error)}): set it to a writable file, or unset it`, { cause: error });
@@ -166,6 +168,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const hasBindings = Object.keys(bindings).length > 0;
   const timeOf = isoTime();
   const maskMessage = maskedMessages();
+  if (captureFile && !captureChecked) {
+    appendCapture(captureFile, '');
+    captureChecked = true;
+  }
 
   const write = (level: LogLevel, message: string, fields: LogFields = {}) => {
     // The test suites' capture takes every level, so its scan covers what any LOG_LEVEL writes.
