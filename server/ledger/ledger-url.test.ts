@@ -22,6 +22,14 @@ describe('a ledger URL', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it.each([
+    [{ url: ':memory:' }, 'an object'],
+    [undefined, 'undefined'],
+    [42, 'a number'],
+  ])('given as %s (a JavaScript caller), is refused naming the argument, not a path error of SQLite', async (given, kind) => {
+    await expect(openLedger(given as never)).rejects.toThrow(new InvalidLedgerInput('url', `must be a string — a postgres:// URL, a file path or :memory: (openLedger('./data/payform.db')) — not ${kind}`));
+  });
+
   it.each(['file:./data/payform.db', 'sqlite:///var/lib/payform.db', 'mysql://shop@db/payform'])('%s is refused, naming its scheme and what to give instead, and creates nothing', async (url) => {
     const scheme = url.slice(0, url.indexOf(':'));
     await expect(openLedger(url)).rejects.toThrow(InvalidLedgerInput);

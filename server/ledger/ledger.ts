@@ -470,7 +470,12 @@ function searchPathOf(url: string): string | undefined {
  * Opens the ledger at `url` — `postgres://…` / `postgresql://…` for PostgreSQL, otherwise a
  * SQLite file path or `:memory:` — and brings its schema up to date before resolving.
  */
+const kindOf = (value: unknown): string =>
+  value === undefined || value === null ? String(value) : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+
 export async function openLedger(url: string, options: LedgerOptions = {}): Promise<Ledger> {
+  // A JavaScript caller's `openLedger({ url })` would reach SQLite's path check as an object.
+  if (typeof url !== 'string') throw new InvalidLedgerInput('url', `must be a string — a postgres:// URL, a file path or :memory: (openLedger('./data/payform.db')) — not ${kindOf(url)}`);
   const problem = ledgerUrlProblem(url);
   if (problem) throw new InvalidLedgerInput('url', problem);
   const postgres = isPostgresUrl(url);
