@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkExpiry, readExpiry, splitExpiry } from './expiry.js';
+import { checkExpiry, hasExpired, readExpiry, splitExpiry } from './expiry.js';
 
-const NOW = new Date(2026, 10, 21); // 21 November 2026, local time
+const NOW = new Date(Date.UTC(2026, 10, 21)); // 21 November 2026
 
 describe('checkExpiry', () => {
   it.each([
@@ -45,8 +45,24 @@ describe('checkExpiry', () => {
   });
 
   it('follows the calendar year change', () => {
-    expect(checkExpiry('12/26', new Date(2026, 11, 31)).valid).toBe(true);
-    expect(checkExpiry('12/26', new Date(2027, 0, 1)).code).toBe('expired');
+    expect(checkExpiry('12/26', new Date(Date.UTC(2026, 11, 31))).valid).toBe(true);
+    expect(checkExpiry('12/26', new Date(Date.UTC(2027, 0, 1))).code).toBe('expired');
+  });
+
+  it('judges by UTC, as the companion and the gateway do, whatever the customer’s zone', () => {
+    // 05:00 on 1 January at UTC+14 (Kiritimati) is still 31 December in UTC: the card is taken.
+    expect(checkExpiry('12/26', new Date('2026-12-31T15:00:00Z')).valid).toBe(true);
+    // 20:00 on 31 December at UTC−11 (Pago Pago) is already January in UTC: the gateway would refuse it.
+    expect(checkExpiry('12/26', new Date('2027-01-01T07:00:00Z')).code).toBe('expired');
+  });
+});
+
+describe('hasExpired', () => {
+  it('keeps a card valid through its expiry month and expired from the next one', () => {
+    expect(hasExpired(2, 2030, Date.UTC(2030, 1, 28, 23, 59, 59))).toBe(false);
+    expect(hasExpired(2, 2030, Date.UTC(2030, 2, 1))).toBe(true);
+    expect(hasExpired(12, 2030, new Date(Date.UTC(2030, 11, 31, 12)))).toBe(false);
+    expect(hasExpired(12, 2030, Date.UTC(2031, 0, 1))).toBe(true);
   });
 });
 

@@ -21,7 +21,13 @@ export function readExpiry(value: string): { exp_month: number; exp_year: number
   return { exp_month: +parts.month, exp_year: year.length === 2 ? 2000 + +year : +year };
 }
 
-/** Month 1–12, this month or later, at most 19 years ahead. `now` is the customer's clock. */
+/**
+ * A card is valid through the last day of its expiry month, in UTC: as the companion and the
+ * gateway judge it, so a customer whose calendar has turned (or not yet) is told what they will.
+ */
+export const hasExpired = (month: number, year: number, now: Date | number): boolean => Date.UTC(year, month) <= +now;
+
+/** Month 1–12, this month or later (hasExpired), at most 19 years ahead. `now` is the customer's clock. */
 export function checkExpiry(value: string, now = new Date()): Check {
   if (!value.trim()) return fail('empty', true);
   const parts = splitExpiry(value);
@@ -30,10 +36,9 @@ export function checkExpiry(value: string, now = new Date()): Check {
   if ((parts.month.length === 2 || parts.year) && (month < 1 || month > 12)) return fail('invalid', false);
   const expiry = readExpiry(value);
   if (!expiry) return parts.year.length > 4 ? fail('invalid', false) : fail('incomplete', true);
-  const year = now.getFullYear();
-  if (expiry.exp_year < year || (expiry.exp_year === year && month <= now.getMonth())) {
+  if (hasExpired(month, expiry.exp_year, now)) {
     // "MM/20" may still be the start of "MM/2031".
     return fail('expired', parts.year === '20');
   }
-  return expiry.exp_year - year > MAX_YEARS_AHEAD ? fail('too_far', false) : VALID;
+  return expiry.exp_year - now.getUTCFullYear() > MAX_YEARS_AHEAD ? fail('too_far', false) : VALID;
 }

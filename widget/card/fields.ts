@@ -9,7 +9,7 @@ export { digitsOf, fail, VALID } from './check.js';
 export type { Check, CheckCode } from './check.js';
 export { checkCvv, cvvLength } from './cvv.js';
 export { ANY_DIGIT, hasEnoughDigits, MIN_DIGITS } from './enough-digits.js';
-export { checkExpiry, readExpiry, splitExpiry } from './expiry.js';
+export { checkExpiry, hasExpired, readExpiry, splitExpiry } from './expiry.js';
 export { formatCvv, formatExpiry, formatNumber, group } from './format.js';
 export type { Edit, Keystroke } from './format.js';
 export { luhn } from './luhn.js';

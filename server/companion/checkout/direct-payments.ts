@@ -20,7 +20,6 @@ import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
 import { heldAnswer, payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
-import { hasExpired } from './card-expiry.js';
 import type { HeldAnswers } from './held-answers.js';
 import type { BrowserFingerprint, CardInput } from './pay-request.js';
 import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore } from './attempt-outcomes.js';
@@ -30,6 +29,7 @@ import { resultUrl } from './payer-page.js';
 import type { PayerPages } from './payer-page.js';
 import type { KnownSessions, SessionTerms } from './session-terms.js';
 import { brandRefusal } from './accepted-brands.js';
+import { hasExpired } from '@payform/card/fields';
 import { originOf, unsafeRedirectFix } from '../payments/redirects.js';
 import { offers } from './session-view.js';
 
@@ -271,7 +271,7 @@ export class DirectPayments {
     if (card.kind === 'card') {
       const refusal = brandRefusal(card.number, this.#deps.options.acceptedBrands);
       if (refusal) throw new ApiProblem(422, 'card_brand_not_accepted', 'The shop does not take cards of this scheme', { 'card.number': refusal });
-      if (hasExpired(card, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
+      if (hasExpired(card.expMonth, card.expYear, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
       return { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv };
     }
     // A card verification takes card data only: the gateway refuses a token in a lookup.

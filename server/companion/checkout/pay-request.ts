@@ -2,8 +2,8 @@
  * `POST /api/checkout/sessions/:id/pay`: the body's schema — full card data or a saved card's
  * token, the customer fields the session asks for, and what the browser knows for 3-D Secure.
  * The amount is not part of it: the session's amount is charged. Reasons never quote a value,
- * so a rejected card number or CVV is not echoed back. (The expiry rule is card-expiry.ts; the
- * request names of the gateway's fields, request-fields.ts.)
+ * so a rejected card number or CVV is not echoed back. (The expiry rule is @payform/card's
+ * hasExpired; the request names of the gateway's fields, request-fields.ts.)
  */
 import * as z from 'zod';
 import { BrowserFingerprint as GatewayFingerprint, CardCvv, CardNumber, ExpMonth, ExpYear } from '@payform/gateway/wire';
