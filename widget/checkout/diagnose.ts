@@ -341,6 +341,8 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   // A payment to a session the companion no longer knows (its ledger lost it): no try can pay it,
   // and the page may open another, as for one expired (paying.ts closes the element).
   if (code === 'session_not_found') return new CompanionError('closed', status);
+  // Expired by the companion's clock, not the customer's: its field says so, as after the tokenizer's refusal (CardRefused).
+  if (code === 'card_expired') return Object.assign(new CompanionError('rejected', status, ['exp']), { shows: 'expired' });
   if (!response.ok) return new CompanionError(status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'rejected', status, fieldNames(error?.fields));
   return new CompanionError('malformed', status);
 }

@@ -353,6 +353,19 @@ describe('<pay-form> when things go wrong', () => {
     }
   });
 
+  it('says the card has expired when the companion’s clock says so, not that the expiry is invalid', async () => {
+    const form = await mount();
+    calls = watchFetch((call) =>
+      isPay(call) ? Promise.resolve(json(422, { error: { code: 'card_expired', message: 'The card has expired', fields: { 'card.exp_month': 'the card has expired' } } })) : undefined,
+    );
+    const error = oneEvent(form, 'pay-error');
+    await payThrough(form);
+    expect((await error).detail.code).to.equal('rejected');
+    await form.updateComplete;
+    expect(errorText(form, 'exp')).to.equal('This card has expired.');
+    await waitUntil(() => form.shadowRoot!.activeElement === field(form, 'exp'), 'the expiry is not focused');
+  });
+
   it('closes on the session refused for its own terms, naming the fields to the developer', async () => {
     const form = await mount();
     calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(422, { error: { code: 'session_refused', message: 'The gateway refuses what this checkout session asks', fields: { 'split[0].sub_merchant_id': 'is not a sub-merchant of this project' } } })) : undefined));
