@@ -13,7 +13,7 @@ import { searchOrders } from './order-search.js';
 import { getPayment } from './payments.js';
 import { toListedEvent, toPayment, toStoredEvent } from './rows.js';
 import { toOperations } from './operations.js';
-import { offsetSpans } from './time-zone.js';
+import { localDayStart, offsetSpans } from './time-zone.js';
 import type {
   CurrencyTotals, EventListQuery, EventPage, MoneyTotalsQuery, Operation, OrderDetail, OrderListQuery, OrderPage, Payment, StaleQuery, StatsBucket, StatsQuery, StoredEvent,
 } from './types.js';
@@ -111,13 +111,17 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
   // Days are one bucket across their pieces (by key). An hour is its piece's: an hour that a
   // change to or from a half-hour offset cuts short starts at the change (by start).
   const buckets = new Map<number, Tally>();
+  // The period's first day starts at its midnight, at the offset of then: the clocks may have
+  // changed between it and `from`.
+  const firstDay = query.timeZone !== undefined && query.bucket === 'day' ? localDayStart(query.timeZone, query.from) : undefined;
   const byPiece = pieces.map(({ from, to, shift }) => {
     // The period's first bucket starts where its day or hour does, before `from`, as a chart
     // labels it; a piece after a change starts there (a day whose midnight was skipped, too).
-    const floor = from === query.from ? -Infinity : from;
+    const first = from === query.from;
     const ofKey = new Map<number, Tally>();
-    for (let key = Math.floor((from + shift) / size); key <= Math.floor((to - 1 + shift) / size); key++) {
-      const start = Math.max(floor, key * size - shift);
+    const firstKey = Math.floor((from + shift) / size);
+    for (let key = firstKey; key <= Math.floor((to - 1 + shift) / size); key++) {
+      const start = first ? (key === firstKey ? (firstDay ?? key * size - shift) : key * size - shift) : Math.max(from, key * size - shift);
       const id = query.bucket === 'day' ? key : start;
       let bucket = buckets.get(id);
       if (!bucket) buckets.set(id, (bucket = { start, total: 0, succeeded: 0, failed: 0, inFlight: 0, notSent: 0, cancelled: 0 }));

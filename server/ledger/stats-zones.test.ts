@@ -100,6 +100,22 @@ function describeZoneStats(backend: LedgerBackend): void {
       ]);
     });
 
+    it('starts a period’s first day at its midnight when the clocks changed between that midnight and the period’s start', async () => {
+      // Los Angeles, 8 March 2026: 02:00 −08:00 becomes 03:00 −07:00; a 30-day chart read at noon UTC starts then.
+      await paidAt('2026-03-08T01:00:00-08:00', '2026-03-08T12:00:00-07:00', '2026-03-09T00:30:00-07:00');
+      expect(await days('America/Los_Angeles', '2026-03-08T12:00:00Z', '2026-03-10T00:00:00Z')).toEqual([
+        ['2026-03-08T08:00:00.000Z', 1],
+        ['2026-03-09T07:00:00.000Z', 1],
+      ]);
+      // 1 November 2026: 02:00 −07:00 becomes 01:00 −08:00.
+      expect((await days('America/Los_Angeles', '2026-11-01T09:00:00Z', '2026-11-02T09:00:00Z'))[0]).toEqual(['2026-11-01T07:00:00.000Z', 0]);
+      // Auckland, 27 September 2026: 02:00 +12:00 becomes 03:00 +13:00; and 5 April 2026 back.
+      expect((await days('Pacific/Auckland', '2026-09-26T15:00:00Z', '2026-09-28T00:00:00Z'))[0]).toEqual(['2026-09-26T12:00:00.000Z', 0]);
+      expect((await days('Pacific/Auckland', '2026-04-04T15:00:00Z', '2026-04-06T00:00:00Z'))[0]).toEqual(['2026-04-04T11:00:00.000Z', 0]);
+      // Santiago's skipped midnight, from later that day: the day begins where the clocks jumped.
+      expect((await days('America/Santiago', '2026-09-06T12:00:00Z', '2026-09-07T12:00:00Z'))[0]).toEqual(['2026-09-06T04:00:00.000Z', 0]);
+    });
+
     it('refuses a zone it does not know, and a zone with an offset', async () => {
       const period = { from: at('2026-10-01T00:00:00Z'), to: at('2026-11-01T00:00:00Z'), bucket: 'day' } as const;
       await expect(ledger.paymentStats({ ...period, timeZone: 'Europe/Atlantis' })).rejects.toMatchObject({ field: 'timeZone', reason: expect.stringContaining('time zone') });

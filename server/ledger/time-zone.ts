@@ -15,7 +15,8 @@ export interface OffsetSpan {
  * within one step would cancel out unseen; since 1970 the closest were a week apart (parts of
  * Brazil, October 2000). Some thousand reads over the longest period the stats take.
  */
-const PROBE_MS = 4 * 86_400_000;
+const DAY_MS = 86_400_000;
+const PROBE_MS = 4 * DAY_MS;
 
 // One formatter per zone, keyed in lower case as Intl reads the names: a formatter is costly to build.
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -74,4 +75,22 @@ export function offsetSpans(zone: string, from: number, to: number): OffsetSpan[
   }
   spans.push({ from: start, to, offset });
   return spans;
+}
+
+/**
+ * Where the zone's local day holding `instant` began: its midnight, read at the offset in force
+ * then (a clock change between that midnight and `instant` moves it by the change), or the change
+ * itself on a day whose midnight was skipped (Santiago's: 00:00 is 01:00).
+ */
+export function localDayStart(zone: string, instant: number): number {
+  const format = formatterOf(zone);
+  const offset = offsetAt(format, instant);
+  // Midnight as a UTC clock would read that local date.
+  const midnight = Math.floor((instant + offset) / DAY_MS) * DAY_MS;
+  const atInstantsOffset = midnight - offset;
+  const thenOffset = offsetAt(format, atInstantsOffset);
+  if (thenOffset === offset) return atInstantsOffset;
+  const atThenOffset = midnight - thenOffset;
+  // Neither reads midnight at its own offset: none was, and the day begins where the clocks jumped.
+  return offsetAt(format, atThenOffset) === thenOffset ? atThenOffset : Math.max(atInstantsOffset, atThenOffset);
 }
