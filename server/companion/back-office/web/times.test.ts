@@ -27,4 +27,20 @@ describe('a time in the back office', () => {
     }
     expect(timeLines(lastNight, 'en', false, now)[0]).toBe('Nov 25, 2026,');
   });
+
+  it('says its zone within an hour of the clocks changing, where the hour gone back reads twice', () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      // 1 November 2026: 02:00 −07:00 becomes 01:00 −08:00, so 01:30 is lived twice.
+      const first = formatTime('2026-11-01T08:30:00.000Z', 'en-US', true);
+      const second = formatTime('2026-11-01T09:30:00.000Z', 'en-US', true);
+      expect([first, second].map((text) => text.replace(/\s/gu, ' '))).toEqual(['Nov 1, 2026, 1:30:00 AM PDT', 'Nov 1, 2026, 1:30:00 AM PST']);
+      // Any other day, no zone.
+      expect(formatTime('2026-11-03T09:30:00.000Z', 'en-US', true).replace(/\s/gu, ' ')).toBe('Nov 3, 2026, 1:30:00 AM');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
 });

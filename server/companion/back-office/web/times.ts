@@ -21,7 +21,14 @@ export function timeLines(iso: string, lang: string, withDate = false, now = new
   return [text(parts.slice(0, hour)).trimEnd(), text(parts.slice(hour))];
 }
 
+const HOUR_MS = 3_600_000;
+
 function format(iso: string, lang: string, withDate: boolean, now: Date): Intl.DateTimeFormat {
-  const dated = withDate || new Date(iso).toDateString() !== now.toDateString();
-  return new Intl.DateTimeFormat(lang, { ...(dated ? { dateStyle: 'medium' } : {}), timeStyle: 'medium' });
+  const moment = new Date(iso);
+  const dated = withDate || moment.toDateString() !== now.toDateString();
+  // Within an hour of the clocks changing, a time may read as one lived twice (1:30 as the clocks
+  // go back): said with its zone then (PDT, PST; GMT-7, GMT-8), and only then.
+  const offsetAt = (ms: number) => new Date(ms).getTimezoneOffset();
+  const nearChange = offsetAt(+moment - HOUR_MS) !== offsetAt(+moment + HOUR_MS);
+  return new Intl.DateTimeFormat(lang, { ...(dated ? { dateStyle: 'medium' } : {}), timeStyle: nearChange ? 'long' : 'medium' });
 }
