@@ -15,6 +15,7 @@ import type { ReceiptsLink } from './admin-api.js';
 import type { Balance, Change, ListedOrder, MoneyDating, MoneyReport, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { listQuery, refreshedList } from './order-list.js';
 import { periodInstants, periodText, presetPeriod, timeZone, typedPeriod } from './order-period.js';
+import type { PeriodProblem } from './order-period.js';
 import type { Period } from './order-period.js';
 import { displayLocale } from './locale.js';
 import { moneyQuery, statsQuery } from './stats-query.js';
@@ -71,7 +72,7 @@ let period: Period | undefined;
 /** Dates is pressed: its form is open. */
 let periodEditing = false;
 /** Why the dates typed were not taken, by field. */
-let periodProblem: { readonly field: 'from' | 'to'; readonly problem: 'period.noDate' | 'period.toBeforeFrom' } | undefined;
+let periodProblem: PeriodProblem | undefined;
 let chargeDraft: ChargeDraft | undefined;
 /** The open "Mark settled" dialog: its order as the operator read it, never updated under them. */
 let settleDraft: SettleDraft | undefined;

@@ -71,6 +71,7 @@ const en = {
   'period.anyDays': 'Every order, whenever created, and all money moved.',
   'period.noDate': 'Choose a day.',
   'period.toBeforeFrom': 'The last day is before the first.',
+  'period.outOfRange': 'Choose a day from 1970 to 9999.',
   // The count last, as Ukrainian has it: no "1 orders".
   'period.found': 'Orders created {days}: {count}.',
   'period.foundMore': 'More than {count} orders created {days}: the newest are listed.',
@@ -356,6 +357,7 @@ const uk: Record<MessageKey, string> = {
   'period.anyDays': 'Усі замовлення, коли б їх не створили, і весь рух грошей.',
   'period.noDate': 'Виберіть день.',
   'period.toBeforeFrom': 'Останній день раніше за перший.',
+  'period.outOfRange': 'Виберіть день між 1970 і 9999 роком.',
   'period.found': 'Замовлень, створених {days}: {count}.',
   'period.foundMore': 'Створених {days} замовлень понад {count}: показано найновіші.',
   'period.none': 'Немає замовлень, створених {days}.',

@@ -72,6 +72,11 @@ describe('the orders list’s period', () => {
     expect(typedPeriod('', '2026-10-31')).toEqual({ field: 'from', problem: 'period.noDate' });
     expect(typedPeriod('2026-10-01', '2026-02-31')).toEqual({ field: 'to', problem: 'period.noDate' });
     expect(typedPeriod('2026-10-02', '2026-10-01')).toEqual({ field: 'to', problem: 'period.toBeforeFrom' });
+    // Days the merchant API cannot be asked for: before 1970, and a last day whose next one is past 9999.
+    expect(typedPeriod('1969-12-31', '1970-01-05')).toEqual({ field: 'from', problem: 'period.outOfRange' });
+    expect(typedPeriod('0099-01-01', '2026-01-05')).toEqual({ field: 'from', problem: 'period.outOfRange' });
+    expect(typedPeriod('2026-01-01', '9999-12-31')).toEqual({ field: 'to', problem: 'period.outOfRange' });
+    expect(typedPeriod('1970-01-02', '9999-12-30')).toMatchObject({ choice: 'custom' });
     expect(periodQuery(undefined)).toEqual({});
   });
 

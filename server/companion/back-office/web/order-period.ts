@@ -71,10 +71,21 @@ export function presetPeriod(choice: 'today' | 'thisMonth' | 'lastMonth', now = 
   return { choice, from: dayText(first), to: dayText(last) };
 }
 
-/** Dates typed: the period, or which field is wrong and why (a message key). */
-export function typedPeriod(from: string, to: string): Period | { readonly field: 'from' | 'to'; readonly problem: 'period.noDate' | 'period.toBeforeFrom' } {
-  if (!dayStart(from)) return { field: 'from', problem: 'period.noDate' };
-  if (!dayStart(to)) return { field: 'to', problem: 'period.noDate' };
+/** Which of the typed dates is wrong, and why (a message key). */
+export interface PeriodProblem {
+  readonly field: 'from' | 'to';
+  readonly problem: 'period.noDate' | 'period.toBeforeFrom' | 'period.outOfRange';
+}
+
+/** Dates typed: the period, or what is wrong with them. */
+export function typedPeriod(from: string, to: string): Period | PeriodProblem {
+  const start = dayStart(from);
+  if (!start) return { field: 'from', problem: 'period.noDate' };
+  const end = dayStart(to) && dayStart(to, 1);
+  if (!end) return { field: 'to', problem: 'period.noDate' };
+  // What the merchant API takes: from 1970 (its instants), up to a next day it can still write.
+  if (start.getTime() < 0) return { field: 'from', problem: 'period.outOfRange' };
+  if (end.getFullYear() > 9999) return { field: 'to', problem: 'period.outOfRange' };
   if (to < from) return { field: 'to', problem: 'period.toBeforeFrom' };
   return { choice: 'custom', from, to };
 }
