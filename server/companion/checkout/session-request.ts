@@ -37,13 +37,19 @@ export const SessionOrderId = z
  */
 const IdText = (max: number) => withoutCardNumber(requiredText(max), holdsCardNumberOfItsLength);
 
+/**
+ * A date of birth: a day already begun somewhere on Earth (UTC+14), from 1900 on. A future or
+ * year-0 date is a form's default or a typo, and the gateway would take it for the customer's.
+ */
+const Birthday = IsoDate.refine((day) => day >= '1900-01-01' && Date.parse(day) <= Date.now() + 14 * 3_600_000, { error: 'must be a past date from 1900-01-01 on' });
+
 /** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
 const SessionCustomer = z
   .strictObject({
     ...customerFields,
     patronym: Name,
     country: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 code' }),
-    birthday: IsoDate,
+    birthday: Birthday,
     city: Name,
     lang: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an upper-case two-letter code such as EN or UK' }),
     tax_id: IdText(32),

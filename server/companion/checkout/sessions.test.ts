@@ -98,6 +98,9 @@ describe('POST /api/checkout/sessions', () => {
     [{ ttl_seconds: 10 }, 'ttl_seconds', 'must be at least 60'],
     [{ extra: 1 }, 'extra', 'is not allowed'],
     [{ customer: { email: 'not-mail' } }, 'customer.email', 'must be an e-mail address'],
+    [{ customer: { birthday: '2099-01-01' } }, 'customer.birthday', 'must be a past date from 1900-01-01 on'],
+    [{ customer: { birthday: '0000-01-01' } }, 'customer.birthday', 'must be a past date from 1900-01-01 on'],
+    [{ customer: { birthday: '1990-02-29' } }, 'customer.birthday', 'must be a date yyyy-MM-dd'],
     [{ split: [{ sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 5 }] }, 'split', 'amounts must add up to amount, 10: they make 5'],
     [{ method: 'auth', amount: 5, split: [{ sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 5 }] }, 'split', 'applies to purchase sessions'],
   ])('answers 400 naming the field for %j', async (change, field, reason) => {
