@@ -153,6 +153,11 @@ describe('reading orders', () => {
     const at = encodeURIComponent(before);
     expect((await stack.json('GET', `/api/orders?created_from=${at}&created_to=${at}`, 400, { admin: true })).error.fields).toEqual({ created_to: 'must be after created_from' });
     expect((await stack.json('GET', '/api/orders?idempotency_key=k&email=olena%40example.com', 400, { admin: true })).error.fields).toHaveProperty('email');
+    // An offset's + sent unescaped reads as a space: said so, with the escape to write.
+    expect((await stack.json('GET', '/api/orders?created_from=2026-11-01T00:00:00+02:00', 400, { admin: true })).error.fields).toEqual({
+      created_from: 'must be an ISO 8601 date-time with its offset: its + reads as a space in a query string, write it %2B (2026-11-01T00:00:00%2B02:00)',
+    });
+    expect(await ids(`created_from=2026-11-01T00:00:00%2B02:00&limit=1`)).toHaveLength(1);
     // Before 1970, what the ledger counts from: said so, on the journal as on the list.
     const early = encodeURIComponent('0001-01-01T00:00:00Z');
     expect((await stack.json('GET', `/api/orders?created_from=${early}`, 400, { admin: true })).error.fields).toEqual({ created_from: 'must be 1970-01-01T00:00:00Z or later' });
