@@ -100,10 +100,15 @@ export class HostedCheckouts {
     }
   }
 
-  /** An attempt already under way: its page when it is a hosted one still open. */
+  /**
+   * An attempt already under way: its page when it is a hosted one still open. A hosted one
+   * without a page is being opened, or was opened and its address lost with the gateway away:
+   * reconciliation cancels that page, and the next click opens a fresh one — so, try again.
+   */
   #pageOf(payment: Payment): string {
     if (payment.status === 'success') throw new ApiProblem(409, 'already_paid', 'This checkout session is paid');
     if (payment.mode === 'hosted' && payment.checkoutUrl) return payment.checkoutUrl;
+    if (payment.mode === 'hosted' && payment.status === 'init') throw tryAgain();
     throw new ApiProblem(409, 'payment_in_progress', 'A payment for this checkout session is in progress');
   }
 

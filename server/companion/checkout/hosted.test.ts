@@ -4,7 +4,7 @@ import { testProjectCredentials } from '@payform/gateway/testing';
 import { GatewayClient } from '@payform/gateway';
 import { card, hostedCardForm } from '../test/cards.js';
 import { openLedger } from '../../ledger/index.js';
-import { stacksPerTest, payBody } from '../test/stack.js';
+import { eventually, stacksPerTest, payBody } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';
 
 const CONTACT = { email: 'olena@example.com', phone: '+380501234567' };
@@ -182,6 +182,25 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
 });
 
 describe('GET /checkout/return/:id', () => {
+  it('a page opened whose address was lost while the gateway could not be read either: try again, and reconciliation frees the session', async () => {
+    await open({ companion: { reconciliation: { stalePaymentAfterMs: 0 } } });
+    const session = await stack.openSession({ customer: CONTACT });
+    // Every answer of the gateway lost on the way: the page's creation, then each read of the order.
+    await stack.control('PUT', '/_sandbox/faults', { drop_connection: 1, phase: 'after', times: 8, scope: { path: '/api/v1' } });
+    const lost = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 503, { body: {} });
+    expect(lost.error.code).toBe('gateway_unavailable');
+    await stack.control('DELETE', '/_sandbox/faults');
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', status: 'init', checkoutUrl: null });
+    // Not "a payment is in progress" to a customer who was told to try again.
+    expect((await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 503, { body: {} })).error.code).toBe('gateway_unavailable');
+    await stack.companion.companion.reconciler.runOnce();
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure' });
+    // The next click opens a fresh page, which pays.
+    const { redirect_url: page } = await hosted(session.id, 200);
+    expect((await payOnPage(page)).status).toBeLessThan(400);
+    await eventually(async () => expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('success'));
+  });
+
   it('reads the order’s state when the webhook has not come, then sends the customer on', async () => {
     await open();
     stack.dropWebhooks = true;

@@ -6,7 +6,8 @@
  * - what the gateway decided is applied (forward-only, so a late webhook changes nothing);
  * - a payment still open is marked checked and looked at again next time; the gateway is
  *   asked to send its webhook again, in case it was lost on the way;
- * - an unpaid hosted payment whose checkout session has expired is cancelled;
+ * - an unpaid hosted payment whose checkout session has expired, or whose page's address was
+ *   lost with the gateway's answer, is cancelled;
  * - a webhook event that could not be applied when it came is tried again;
  * - a payment attempt or reservation the gateway answers "not there" for over a window of
  *   spaced reads (`neverSentReads`, `neverSentSpacingMs`) never reached it: the attempt's
@@ -340,7 +341,9 @@ export class Reconciler {
       tally.settled += 1;
       return;
     }
-    if (now.mode === 'hosted' && now.status === 'init' && (await this.#sessionExpired(now))) {
+    // A page nobody can reach — its address lost with the gateway's answer — is cancelled too,
+    // freeing its session for a fresh one: the customer's next click would otherwise meet it.
+    if (now.mode === 'hosted' && now.status === 'init' && (now.checkoutUrl === null || (await this.#sessionExpired(now)))) {
       const cancelled = await gateway.payments.cancel(now.orderId);
       if (cancelled.length > 0) await orderState.refresh(now.orderId, 'reconciliation');
       tally.cancelled += 1;
