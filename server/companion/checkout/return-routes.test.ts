@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { webhookForm } from '@payform/gateway';
 import { testProjectCredentials } from '@payform/gateway/testing';
 import { TestClock } from '../../ledger/testing/databases.js';
-import { card, CUSTOMER, payOnHostedPage } from '../test/cards.js';
+import { card, CUSTOMER, hostedCardForm, payOnHostedPage } from '../test/cards.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 import { awayOnce } from '../test/ledger-faults.js';
@@ -177,6 +177,27 @@ describe('GET /checkout/return/:id', () => {
     clock.advance(5_000);
     await stack.request('GET', `/checkout/return/${session.id}`);
     expect(orderReads).toBe(3);
+  });
+
+  it('says pending, not open, to a customer back from a hosted page whose order could not be read', async () => {
+    let away = false;
+    const stack: Stack = await open({
+      gateway: {
+        fetch: async (input, init) => {
+          if (away) throw new TypeError('fetch failed');
+          return stack.sandbox.fetch(new Request(input, init));
+        },
+        retry: { maxRetries: 0 },
+      },
+    });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession({ customer: CUSTOMER, return_url: 'https://shop.example/thanks' });
+    const { redirect_url: page } = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    expect((await stack.sandbox.request(page, { method: 'POST', body: hostedCardForm() })).status).toBeLessThan(400);
+    away = true;
+    const back = await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(new URL(back.headers.get('location')!).searchParams.get('status')).toBe('pending');
+    expect(stack.logs.filter((line) => line.includes('the order state could not be read on return'))).toHaveLength(1);
   });
 
   it('without a return_url, sends the customer back to the page they paid from, on an allowed origin only', async () => {

@@ -32,18 +32,24 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
     let session = await ledger.getSession(id);
     if (!session) return notFoundPage(c, 'notFound');
     const open = session.status === 'processing' ? session.payment : null;
+    let unread = false;
     if (open && refreshes.take(id).allowed) {
       try {
-        await orderState.refresh(open.orderId, 'order_state', { timeoutMs: REFRESH_READ_MS, payment: open });
+        // The read's retries share its 3 s: the customer waits on this page.
+        await orderState.refresh(open.orderId, 'order_state', { timeoutMs: REFRESH_READ_MS, signal: AbortSignal.timeout(REFRESH_READ_MS), payment: open });
         session = (await ledger.getSession(id)) ?? session;
       } catch (error) {
         // The database going away as the answer was written is the outage's to say (once, no
         // stack); the customer still sees the session as it was read.
         if (isLedgerUnavailable(error)) outage.noticed(error);
         else logger.warn('the order state could not be read on return; the webhook will settle it', { order_id: open.orderId, err: error });
+        unread = true;
       }
     }
-    const { status, message } = viewStatus(session);
+    const seen = viewStatus(session);
+    // Back from a hosted page that may well have been paid on: unknown, not open to pay again,
+    // until a read or the webhook says the customer left it unpaid.
+    const { status, message } = unread && seen.status === 'open' ? { status: 'pending' as const, message: undefined } : seen;
     const returnTo = session.returnUrl ?? returnablePage(c.req.query('page'), c.var.services.options);
     if (returnTo) return c.redirect(merchantReturn(returnTo, session, status), 303);
     const language = customerLanguage(c, session.customer.lang);
