@@ -25,6 +25,9 @@ describe('isLedgerUnavailable', () => {
     ['an I/O error on PostgreSQL\'s files (58030)', withCode('58030', 'could not write to file')],
     ['a PostgreSQL that takes no writes (25006: a standby after a failover)', withCode('25006', 'cannot execute INSERT in a read-only transaction')],
     ['SQLite on a full disk', withCode('SQLITE_FULL', 'database or disk is full')],
+    // Damaged under the running companion (bad blocks, a file replaced by another): no request can be served until it is restored.
+    ['a damaged SQLite file', withCode('SQLITE_CORRUPT', 'database disk image is malformed')],
+    ['a SQLite file that is not a database', withCode('SQLITE_NOTADB', 'file is not a database')],
     ['SQLite failing to write its file', withCode('SQLITE_IOERR_WRITE', 'disk I/O error')],
     ['SQLite failing to read its file', withCode('SQLITE_IOERR', 'disk I/O error')],
     ['a SQLite file made read-only', withCode('SQLITE_READONLY', 'attempt to write a readonly database')],
@@ -44,7 +47,6 @@ describe('isLedgerUnavailable', () => {
     // One heavy statement meets these alone (a report's sort): a fault to see, not an outage to wait out.
     ['PostgreSQL out of memory (53200)', withCode('53200', 'out of memory')],
     ['PostgreSQL out of resources (53000)', withCode('53000')],
-    ['a SQLite file that is not a database', withCode('SQLITE_NOTADB', 'file is not a database')],
   ])('is false for a fault in a query: %s', (_, error) => {
     expect(isLedgerUnavailable(error)).toBe(false);
     expect(isLedgerFault(error)).toBe(true);

@@ -36,6 +36,13 @@ const SERVER_CODES = /^(08...|28...|57P0[1234]|57014|53300|55000|3D000|SQLITE_BU
  */
 export const STORAGE_CODES = /^(53100|58030|25006|SQLITE_FULL|SQLITE_IOERR(_\w+)?|SQLITE_READONLY(_\w+)?)$/;
 
+/**
+ * A SQLite ledger file found damaged (a disk's bad blocks, a copy taken mid-write, a file edited
+ * by hand): no request can be served safely from it until a backup is put in its place, so it is
+ * refused as an outage (503), never answered 500 with a stack; ledger-outage.ts says the fix.
+ */
+export const DAMAGED_CODES = /^SQLITE_(CORRUPT|NOTADB)(_\w+)?$/;
+
 /** The SQLite ledger could not sync its WAL and takes no more work (LedgerNotDurable). */
 const LEDGER_CODES = new Set([NOT_DURABLE]);
 
@@ -48,7 +55,7 @@ export function isLedgerUnavailable(error: unknown, depth = 0): boolean {
   // never to be answered or logged as the database away.
   if (error instanceof GatewayError) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.test(code) || STORAGE_CODES.test(code) || LEDGER_CODES.has(code))) return true;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.test(code) || STORAGE_CODES.test(code) || DAMAGED_CODES.test(code) || LEDGER_CODES.has(code))) return true;
   if (DRIVER_MESSAGES.test(error.message)) return true;
   // Node's happy-eyeballs connect fails with one error per address tried.
   if (error instanceof AggregateError && error.errors.some((inner) => isLedgerUnavailable(inner, depth + 1))) return true;

@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type Database from 'better-sqlite3';
-import { STORAGE_CODES } from './availability.js';
+import { DAMAGED_CODES, STORAGE_CODES } from './availability.js';
 import { loadSqlite, sqliteBuildProblem } from './drivers.js';
 import { fileFaultRefusal, fullDiskRefusal } from './file-faults.js';
 import { FileWatch, removeLeftovers, takeBackSaved } from './file-gone.js';
@@ -200,8 +200,9 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     // not write (a full disk), a trigger's RAISE(ROLLBACK). Its marks must not reach the next one.
     const failed = (error: unknown): never => {
       if (!this.#database.inTransaction) this.#forget();
-      // A full or read-only disk: the operator is told which file's (availability.ts, LedgerOutage).
-      if (this.#wal !== undefined && error instanceof Error && STORAGE_CODES.test(String((error as { code?: unknown }).code))) Object.assign(error, { ledgerFile: this.#file });
+      // A full or read-only disk, a damaged file: the operator is told which file's (availability.ts, LedgerOutage).
+      const code = error instanceof Error ? String((error as { code?: unknown }).code) : '';
+      if (this.#wal !== undefined && (STORAGE_CODES.test(code) || DAMAGED_CODES.test(code))) Object.assign(error as Error, { ledgerFile: this.#file });
       throw error;
     };
     return {

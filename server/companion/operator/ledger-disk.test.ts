@@ -2,9 +2,10 @@
 // outage like a stopped database (503 with Retry-After, one line naming the disk, /readyz out,
 // back by itself once space is freed); a ledger whose WAL was deleted under it needs a restart,
 // and says so every time — counted, and /healthz failing for the orchestrator to restart it.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, realpathSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../ledger/index.js';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
@@ -190,5 +191,53 @@ describe('a SQLite ledger file deleted under the running companion', () => {
         fix: `${file} was deleted, moved or replaced while the companion had it open: wait for the line saying what it held is saved to ${savedTo}, then restart the companion (SIGTERM, never SIGKILL) — it takes the saved file back when nothing is at ${file}`,
       }),
     ]);
+  });
+});
+
+/** Overwrites the root page of each of `table`'s indexes with bytes no b-tree page starts with, as bad blocks would. */
+function damageIndexesOf(file: string, table: string): void {
+  const db = new Database(file);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const roots = db.prepare("select rootpage from sqlite_master where type = 'index' and tbl_name = ?").pluck().all(table) as number[];
+  db.close();
+  const fd = openSync(file, 'r+');
+  try {
+    for (const root of roots) writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, (root - 1) * pageSize);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe('a damaged SQLite ledger file', () => {
+  it('answers 503 with Retry-After, not 500 with a stack, and says once which file to restore from a backup', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-damaged-'));
+    undo.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'ledger.db');
+    await (await openLedger(file)).close();
+    damageIndexesOf(file, 'payform_checkout_sessions');
+    const damaged: LedgerBackend = {
+      name: 'a damaged SQLite file',
+      persistent: false,
+      async open(clock) {
+        const ledger = await openLedger(file, { clock: clock.read });
+        return { ledger, dispose: () => ledger.close() };
+      },
+    };
+    const stack = await open({ backend: damaged, companion: { metricsToken: METRICS_TOKEN } });
+    await refusedNewSession(stack);
+    await refusedNewSession(stack);
+    expect(await stack.json('GET', '/readyz', 503)).toEqual({ status: 'unavailable' });
+    // A restart would open the same file: the orchestrator is not asked for one.
+    expect(await stack.json('GET', '/healthz', 200)).toEqual({ status: 'ok' });
+    expect(await ledgerUp(stack)).toBe(0);
+    expect(errorLines(stack)).toEqual([
+      expect.objectContaining({
+        msg: 'the ledger file is damaged and takes no more work; answering 503 with Retry-After, /readyz 503',
+        reason: expect.stringMatching(/^SQLITE_CORRUPT/),
+        fix: expect.stringContaining(`${realpathSync(dir)}/ledger.db is damaged: stop the companion, move the file (with its -wal and -shm) aside for inspection, put the last backup in its place`),
+      }),
+    ]);
+    expect(stack.logs.filter((line) => line.includes('stack'))).toEqual([]);
   });
 });

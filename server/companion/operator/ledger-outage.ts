@@ -15,7 +15,7 @@
  * that could not sync its WAL (LedgerNotDurable) is never back: it needs a restart, which
  * `restartNeeded` tells /healthz.
  */
-import { isLedgerUnavailable, LedgerNotDurable, NOT_DURABLE, onReadOnlyFileSystem, STORAGE_CODES } from '../../ledger/index.js';
+import { DAMAGED_CODES, isLedgerUnavailable, LedgerNotDurable, NOT_DURABLE, onReadOnlyFileSystem, STORAGE_CODES } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
@@ -85,8 +85,8 @@ export class LedgerOutage {
   }
 
   /**
-   * True while an outage began with a write the disk refused (full, read-only) or another
-   * process's lock on the SQLite file held up, and no probe has written since: reads may still
+   * True while an outage began with a write the disk refused (full, read-only), a damaged file
+   * or another process's lock on the SQLite file held up, and no probe has written since: reads may still
    * work, so readiness cannot learn it from its own read. Not for a PostgreSQL statement
    * timeout: the probe's write would not meet the lock of the table it waited for.
    */
@@ -120,15 +120,18 @@ export class LedgerOutage {
     }
     const now = clock();
     const code = errorCode(error);
-    if (code !== undefined && (STORAGE_CODES.test(code) || LOCK_CODES.test(code))) this.#writes = true;
-    const dead = code === NOT_DURABLE && !this.#dead;
+    if (code !== undefined && (STORAGE_CODES.test(code) || LOCK_CODES.test(code) || DAMAGED_CODES.test(code))) this.#writes = true;
+    // A damaged file takes no more work either, but a restart would open the same file: only
+    // the operator's restore mends it, so /healthz does not ask an orchestrator for one.
+    const damaged = code !== undefined && DAMAGED_CODES.test(code);
+    const dead = (code === NOT_DURABLE || damaged) && !this.#dead;
     if (dead) {
       this.#dead = true;
       // A ledger file deleted under it is being saved: a restart (what /healthz asks an
       // orchestrator for) only keeps it once the copy is written, so it is asked for only then.
       const saved = notDurableOf(error)?.saved;
       if (saved) void saved.then(() => (this.#restartNeeded = true));
-      else this.#restartNeeded = true;
+      else if (!damaged) this.#restartNeeded = true;
       // Nothing to probe for: every statement fails until the restart.
       clearTimeout(this.#timer);
     }
@@ -140,7 +143,11 @@ export class LedgerOutage {
       this.#fix = fix;
       this.#reason = describe(error);
       this.#latest = error;
-      const message = dead ? 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503' : 'the database cannot be reached; answering 503 with Retry-After until it is back';
+      const message = damaged
+        ? 'the ledger file is damaged and takes no more work; answering 503 with Retry-After, /readyz 503'
+        : dead
+          ? 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503'
+          : 'the database cannot be reached; answering 503 with Retry-After until it is back';
       // Probing first: a log line that cannot be written (its file on the same full disk) must
       // not leave the outage without the probe that ends it.
       if (began && !dead) this.#probeLater();
@@ -301,6 +308,9 @@ function fixOf(error: unknown, code: string | undefined): string | undefined {
   // it takes no write until it is checked and mounted again, which needs the companion stopped.
   if ((code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY')) && known !== undefined && onReadOnlyFileSystem(known)) {
     return `the file system holding ${file} is read-only (the kernel remounts one so after disk errors: see its log), and payments cannot go on until it takes writes: stop the companion (SIGTERM; its open files keep the file system busy), check and repair it (fsck), mount it read-write, then start the companion`;
+  }
+  if (DAMAGED_CODES.test(code)) {
+    return `${file} is damaged: stop the companion, move the file (with its -wal and -shm) aside for inspection, put the last backup in its place (payform-companion backup makes them; docs/reliability.md, "Restore") and start it; reconciliation then reads back from the gateway what was paid since the backup`;
   }
   if (code === 'SQLITE_FULL') return `the disk holding ${file} is full: free space on it; payments go on by themselves once a write works`;
   if (code.startsWith('SQLITE_READONLY')) return `${file} cannot be written (the file or its folder read-only, its disk remounted read-only, or the file moved away): give the companion's user write access to the file and its folder; payments go on by themselves once a write works`;
