@@ -178,6 +178,17 @@ describe('reading orders', () => {
     expect(await ids('Олена.k@Приклад.укр')).toEqual([olena]);
   });
 
+  it('keeps one spelling of an internationalised domain, as the browser’s xn-- or as typed, and finds it by either', async () => {
+    // A browser's e-mail field gives <pay-form> the domain in its ASCII form; the merchant's session the one the customer typed.
+    const typed = await paidOrder('purchase', { customer: { email: 'juergen@müller.de' } });
+    const browsers = await paidOrder('purchase', { customer: { email: 'juergen@xn--mller-kva.de' } });
+    expect((await stack.ledger.getPayment(browsers))?.customer.email).toBe('juergen@müller.de');
+    for (const email of ['juergen@müller.de', 'juergen@xn--mller-kva.de', 'JUERGEN@XN--MLLER-KVA.DE']) {
+      const found = (await stack.json('GET', `/api/orders?email=${encodeURIComponent(email)}`, 200, { admin: true })).orders.map((order: { order_id: string }) => order.order_id);
+      expect(found, email).toEqual([browsers, typed]);
+    }
+  });
+
   it('lists the orders held for a discrepancy apart', async () => {
     const plain = await paidOrder();
     const held = await paidOrder();
