@@ -708,6 +708,32 @@ describe('<pay-form> paying', () => {
     expect(form.shadowRoot!.activeElement === button(form), 'focus on the pay button').to.equal(true);
   });
 
+  it('shows a test card’s outcome in its own direction on a right-to-left page: 3-D Secure, not D Secure-3', async () => {
+    const page = document.createElement('div');
+    page.dir = 'rtl';
+    document.body.append(page);
+    try {
+      const form = await mount({}, {}, 'pay-form', page);
+      await waitUntil(() => form.shadowRoot!.querySelector('[part=test-cards]'), 'no test cards');
+      form.shadowRoot!.querySelector('details')!.open = true;
+      const entry = [...form.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=test-cards] button')].find((one) => one.textContent!.endsWith('3-D Secure'))!;
+      // The outcome's text node: the button's last (Lit's markers are comments).
+      const walker = document.createTreeWalker(entry, NodeFilter.SHOW_TEXT);
+      let text: Node | null = null;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.textContent!.trim()) text = node;
+      const at = (index: number) => {
+        const range = document.createRange();
+        range.setStart(text!, index);
+        range.setEnd(text!, index + 1);
+        return range.getBoundingClientRect().left;
+      };
+      // Read left to right as written: the 3 before the D.
+      expect(at(0)).to.be.lessThan(at(2));
+    } finally {
+      page.remove();
+    }
+  });
+
   it('tells the page about each outcome with typed, bubbling, composed events', async () => {
     const seen: string[] = [];
     const listen = (event: Event): void => void seen.push(`${event.type}:${event.bubbles}:${event.composed}`);

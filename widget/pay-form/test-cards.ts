@@ -80,7 +80,7 @@ export function testCards(form: PayForm, html: typeof Html): () => TemplateResul
     return html`<details part="test-cards"><summary>${words[0]}</summary><ul>${CARDS.map(
       ([number, outcome]) => html`<li><button type="button" @click=${() =>
         fill(form, { number, exp: `12/${String(new Date().getFullYear() + 3).slice(2)}`, cvv: number.startsWith('37') ? '1234' : '123' })}><span
-        dir="ltr">${number}</span>${words[outcome]}</button></li>`,
+        dir="ltr">${number}</span><bdi>${words[outcome]}</bdi></button></li>`,
     )}</ul></details>`;
   };
   // `ready` or `paying`, as checkout-element.ts's `showsForm` (not imported: this module imports nothing).
