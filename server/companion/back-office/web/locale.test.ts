@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubbedPage } from './testing/page.js';
 import { formatAmount } from './money.js';
-import { displayLocale } from './locale.js';
+import { displayLocale, formatCount } from './locale.js';
 import { formatTime } from './times.js';
 
 const page = stubbedPage();
@@ -34,5 +34,14 @@ describe('the locale of amounts and times', () => {
     browser('de-DE');
     expect(displayLocale()).toBe('en');
     expect(formatAmount(1500, 'USD')).toBe('$15.00');
+  });
+
+  it('writes counts in the locale’s groups, and short on the chart’s scale, where four digits is all the room', () => {
+    browser('en-GB');
+    expect([formatCount(23089), formatCount(40000, true), formatCount(200, true)]).toEqual(['23,089', '40k', '200']);
+    page.lang = 'uk';
+    browser('uk-UA');
+    expect(formatCount(23089).replace(/\s/gu, ' ')).toBe('23 089');
+    expect(formatCount(40000, true).replace(/\s/gu, ' ')).toBe('40 тис.');
   });
 });

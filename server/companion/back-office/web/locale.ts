@@ -49,3 +49,16 @@ export function formatPercent(rate: number): string {
 }
 
 const percentFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A count as the page's locale writes it ("23,089"; "23 089" in Ukrainian), or short where room
+ * is scarce, as on the chart's scale ("20K"; "20 тис.").
+ */
+export function formatCount(count: number, short = false): string {
+  const key = `${displayLocale()} ${short}`;
+  let format = countFormats.get(key);
+  if (!format) countFormats.set(key, (format = new Intl.NumberFormat(displayLocale(), short ? { notation: 'compact' } : {})));
+  return format.format(count);
+}
+
+const countFormats = new Map<string, Intl.NumberFormat>();

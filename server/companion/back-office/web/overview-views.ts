@@ -10,7 +10,7 @@ import type { Balance, MoneyDating, MoneyReport, Stats, Terminals } from './admi
 import { paymentsChart } from './payments-chart.js';
 import { isolated, shownAmount } from './bidi-isolation.js';
 import { moneyDating, moneyTable } from './money-totals.js';
-import { displayLocale, formatPercent } from './locale.js';
+import { displayLocale, formatCount, formatPercent } from './locale.js';
 import { formatTime } from './times.js';
 
 export interface BalancesState {
@@ -58,11 +58,11 @@ export function statsPanel(
         : html`<p class="muted stats__period">${t('period.followed', { days: period })}</p>`}
     </header>
     <dl class="kpis">
-      <div><dt>${t('stats.total')}</dt><dd>${totals?.total ?? '—'}</dd></div>
-      <div><dt>${t('stats.succeeded')}</dt><dd class="kpi--success">${totals?.succeeded ?? '—'}</dd></div>
-      <div><dt>${t('stats.failed')}</dt><dd class="kpi--failure">${totals?.failed ?? '—'}</dd></div>
-      ${totals?.not_sent ? html`<div title=${t('stats.notSentHint')}><dt>${t('stats.notSent')}</dt><dd class="kpi--failure">${totals.not_sent}</dd></div>` : nothing}
-      ${totals?.cancelled ? html`<div title=${t('stats.cancelledHint')}><dt>${t('stats.cancelled')}</dt><dd>${totals.cancelled}</dd></div>` : nothing}
+      <div><dt>${t('stats.total')}</dt><dd>${totals ? formatCount(totals.total) : '—'}</dd></div>
+      <div><dt>${t('stats.succeeded')}</dt><dd class="kpi--success">${totals ? formatCount(totals.succeeded) : '—'}</dd></div>
+      <div><dt>${t('stats.failed')}</dt><dd class="kpi--failure">${totals ? formatCount(totals.failed) : '—'}</dd></div>
+      ${totals?.not_sent ? html`<div title=${t('stats.notSentHint')}><dt>${t('stats.notSent')}</dt><dd class="kpi--failure">${formatCount(totals.not_sent)}</dd></div>` : nothing}
+      ${totals?.cancelled ? html`<div title=${t('stats.cancelledHint')}><dt>${t('stats.cancelled')}</dt><dd>${formatCount(totals.cancelled)}</dd></div>` : nothing}
       <div><dt>${t('stats.rate')}</dt><dd>${rate === undefined || rate === null ? '—' : isolated(formatPercent(rate))}</dd></div>
     </dl>
     ${moneyDating(datedBy, handlers.dating)}

@@ -8,12 +8,13 @@ import type { TemplateResult } from 'lit';
 import type { Stats } from './admin-api.js';
 import { t } from './i18n.js';
 import { isolated, isolatedText } from './bidi-isolation.js';
-import { displayLocale, formatPercent } from './locale.js';
+import { displayLocale, formatCount, formatPercent } from './locale.js';
 import { scrollRegion } from './scroll-region.js';
 
 const WIDTH = 720;
 const HEIGHT = 260;
-const PLOT = { left: 34, right: 44, top: 14, bottom: 28 };
+// Room on the left for a scale's longest short count ("40 тис.").
+const PLOT = { left: 46, right: 44, top: 14, bottom: 28 };
 
 /** The top of the count scale: a round even number at or above `count` (4, 6, 8, 10, 20, 40 …), so the middle tick is whole too. */
 export function niceCeiling(count: number): number {
@@ -44,10 +45,10 @@ export function paymentsChart(stats: Stats, days?: string): TemplateResult {
   return html`<figure class="chart">
     <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc">
       <title id="chart-title">${title}</title>
-      <desc id="chart-desc">${t('chart.desc', { total: totals.total, succeeded: totals.succeeded, failed: totals.failed, rate: percent(totals.success_rate) })}</desc>
+      <desc id="chart-desc">${t('chart.desc', { total: formatCount(totals.total), succeeded: formatCount(totals.succeeded), failed: formatCount(totals.failed), rate: percent(totals.success_rate) })}</desc>
       ${[0, 0.5, 1].map(
         (part) => svg`<line class="chart__grid" x1=${PLOT.left} x2=${WIDTH - PLOT.right} y1=${y(top * part)} y2=${y(top * part)}/>
-          <text class="chart__axis" x=${PLOT.left - 6} y=${y(top * part) + 4} text-anchor="end">${top * part}</text>
+          <text class="chart__axis" x=${PLOT.left - 6} y=${y(top * part) + 4} text-anchor="end">${formatCount(top * part, true)}</text>
           <text class="chart__axis" x=${WIDTH - PLOT.right + 6} y=${yRate(part) + 4}>${formatPercent(part)}</text>`,
       )}
       ${stats.buckets.map((b, i) => {
@@ -79,7 +80,7 @@ export function paymentsChart(stats: Stats, days?: string): TemplateResult {
         <thead><tr><th scope="col">${t('chart.when')}</th><th scope="col">${t('stats.succeeded')}</th><th scope="col">${t('stats.failed')}</th><th scope="col">${t('stats.inFlight')}</th><th scope="col">${t('stats.rate')}</th></tr></thead>
         <tbody>${stats.buckets
           .filter((b) => b.total > 0)
-          .map((b) => html`<tr><th scope="row">${label.format(new Date(b.start))}</th><td>${b.succeeded}</td><td>${b.failed}</td><td>${b.in_flight}</td><td>${b.success_rate === null ? '—' : isolated(formatPercent(b.success_rate))}</td></tr>`)}</tbody>
+          .map((b) => html`<tr><th scope="row">${label.format(new Date(b.start))}</th><td>${formatCount(b.succeeded)}</td><td>${formatCount(b.failed)}</td><td>${formatCount(b.in_flight)}</td><td>${b.success_rate === null ? '—' : isolated(formatPercent(b.success_rate))}</td></tr>`)}</tbody>
       </table>`)}
     </details>
   </figure>`;
