@@ -259,11 +259,6 @@ function maskEnvelope(message: string, args: unknown): { message: string; args: 
   };
 }
 
-/** `text` with every run of 3–4 digits masked when it mentions a CVV (card numbers left as they are). */
-export function maskCvvMention(text: string): string {
-  return namesCvv(text) ? text.replace(SHORT_CODE, '[cvv]') : text;
-}
-
 // A calendar date or a clock time (2026-11-29, 29.11.2026, 07:21:16.123): no security code is
 // written so, and a 3–4-digit run inside one is kept.
 const DATE_OR_TIME =

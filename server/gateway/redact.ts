@@ -58,10 +58,6 @@ const keyWords = (key: string) => key.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLo
 
 const isSecret = (key: string, normalised: string) => SECRET_KEYS.has(normalised) || CVV_KEY.test(normalised) || CVV_WORDS.test(keyWords(key));
 
-export function isSecretKey(key: string): boolean {
-  return isSecret(key, normalisedKey(key));
-}
-
 type KeyKind = 'secret' | 'identifier' | 'address' | 'other';
 
 /** What a mask makes of a key: its kind, and the key as written out. */
