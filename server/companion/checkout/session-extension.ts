@@ -35,7 +35,7 @@ export function extensionAnswer(extension: SessionExtension, now: number): Exten
     case 'limit':
       throw new ApiProblem(409, 'extension_limit', 'This checkout session cannot be extended further: a session ends at most 20 hours after it opened');
     case 'in_flight':
-      throw new ApiProblem(409, 'payment_in_flight', 'A payment of this checkout session is under way');
+      throw new ApiProblem(409, 'payment_in_progress', 'A payment for this checkout session is in progress');
     case 'paid':
       throw new ApiProblem(409, 'already_paid', 'This checkout session is paid');
     case 'closed':

@@ -236,6 +236,11 @@ describe('GET /api/checkout/sessions/:id', () => {
     const paid = await stack.openSession();
     await stack.pay(paid.id);
     expect(await (await extend(paid.id)).json()).toMatchObject({ error: { code: 'already_paid' } });
+    // Its payment waiting on the bank: the same code as a hosted page or a second pay is told.
+    const challenged = await stack.openSession({ ttl_seconds: 180 });
+    await stack.pay(challenged.id, payBody({ card: card('three_ds_challenge') }));
+    clock.advance(90_000);
+    expect(await (await extend(challenged.id)).json()).toMatchObject({ error: { code: 'payment_in_progress' } });
     clock.advance(11 * 60_000);
     const ended = await extend();
     expect(ended.status).toBe(409);
