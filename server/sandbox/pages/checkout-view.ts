@@ -10,7 +10,7 @@ import type { CardField, FieldError } from './card-form.js';
 import { layout } from './layout.js';
 import type { Markup } from './layout.js';
 import { paymentSummary, testCardTable } from './page-parts.js';
-import { formatMoney } from '../receipts/receipt.js';
+import { formatMinorUnits } from '@payform/gateway';
 
 export interface CheckoutForm {
   readonly errors: readonly FieldError[];
@@ -75,7 +75,7 @@ ${input({ field: 'exp_year', label: 'Year', hint: 'For example, 29', autocomplet
 </fieldset>
 ${input({ field: 'card_cvv', label: 'Security code', hint: 'The last 3 digits on the back of the card (4 on the front for American Express)', autocomplete: 'cc-csc', maxlength: 4 }, errors)}
 <div class="actions">
-<button type="submit">${verification ? 'Verify card' : `Pay ${formatMoney(payment.amount, payment.currency)}`}</button>
+<button type="submit">${verification ? 'Verify card' : `Pay ${formatMinorUnits(payment.amount, payment.currency)}`}</button>
 ${resultUrl ? html`<a href="${resultUrl}">Return to ${merchant} without paying</a>` : ''}
 </div>
 </form>

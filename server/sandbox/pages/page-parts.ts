@@ -1,7 +1,7 @@
 /** Pieces the checkout, 3-D Secure and outcome pages share. */
 import { html } from 'hono/html';
 import { formatCardNumber, TEST_CARDS } from '@payform/gateway/testing';
-import { formatMoney } from '../receipts/receipt.js';
+import { formatMinorUnits } from '@payform/gateway';
 import { BRAND_NAMES } from '../state/cards.js';
 import type { Payment } from '../state/records.js';
 import type { Markup } from './layout.js';
@@ -14,7 +14,7 @@ export function paymentSummary(payment: Payment, merchant: string): Markup {
 <dt>Order</dt><dd>${payment.orderId}</dd>
 <dt>Description</dt><dd>${payment.description}</dd>
 ${card ? html`<dt>Card</dt><dd>${BRAND_NAMES[card.brand]} ending ${card.mask.slice(-4)}</dd>` : ''}
-<dt>Amount</dt><dd class="amount">${formatMoney(payment.amount, payment.currency)}</dd>
+<dt>Amount</dt><dd class="amount">${formatMinorUnits(payment.amount, payment.currency)}</dd>
 </dl>`;
 }
 

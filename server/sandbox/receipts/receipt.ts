@@ -5,8 +5,7 @@
  * credit references support has enabled.
  */
 import { createHash } from 'node:crypto';
-import { currencyExponent } from '@payform/gateway';
-import type { MinorUnits } from '../state/amounts.js';
+import { formatMinorUnits } from '@payform/gateway';
 import type { Project } from '../config.js';
 import { BRAND_NAMES } from '../state/cards.js';
 import type { Payment } from '../state/records.js';
@@ -36,15 +35,6 @@ const METHOD_TITLES = {
   credit: 'Credit receipt',
   lookup: 'Card verification',
 } as const;
-
-/** 1010 UAH → "10.10 UAH": exact, from the integer. */
-export function formatMoney(amount: MinorUnits, currency: string): string {
-  const exponent = currencyExponent(currency);
-  const digits = String(Math.abs(amount)).padStart(exponent + 1, '0');
-  const whole = digits.slice(0, digits.length - exponent);
-  const fraction = exponent > 0 ? `.${digits.slice(digits.length - exponent)}` : '';
-  return `${amount < 0 ? '-' : ''}${whole}${fraction} ${currency}`;
-}
 
 function printedTime(time: Date): string {
   return `${time.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
@@ -76,11 +66,11 @@ export function receiptFor(subject: ReceiptSubject, project: Project): Receipt |
           ['Original transaction', payment.transactionId],
           ...cardRows(payment),
           ['Reference (RRN)', operation.rrn],
-          ...(operation.split ?? []).map((share): [string, string] => [`Sub-merchant ${share.subMerchantId}`, formatMoney(share.amount, operation.currency)]),
+          ...(operation.split ?? []).map((share): [string, string] => [`Sub-merchant ${share.subMerchantId}`, formatMinorUnits(share.amount, operation.currency)]),
           ['Status', 'Successful'],
           ...(operation.comment ? [['Comment', operation.comment] as [string, string]] : []),
         ],
-        total: formatMoney(operation.amount, operation.currency),
+        total: formatMinorUnits(operation.amount, operation.currency),
         date: printedTime(operation.processedAt),
         fileName: fileName(payment.orderId, operation.transactionId),
       };
@@ -104,11 +94,11 @@ function paymentReceipt(payment: Payment, project: Project): Receipt {
       ...cardRows(payment),
       ['Approval code', payment.approvalCode],
       ['Reference (RRN)', payment.rrn],
-      ...(payment.split ?? []).map((share): [string, string] => [`Sub-merchant ${share.subMerchantId}`, formatMoney(share.amount, payment.currency)]),
+      ...(payment.split ?? []).map((share): [string, string] => [`Sub-merchant ${share.subMerchantId}`, formatMinorUnits(share.amount, payment.currency)]),
       ...(payment.details.customer_email ? [['Customer', payment.details.customer_email] as [string, string]] : []),
       ['Status', 'Successful'],
     ],
-    total: formatMoney(payment.amount, payment.currency),
+    total: formatMinorUnits(payment.amount, payment.currency),
     date: printedTime(payment.processedAt),
     fileName: fileName(payment.orderId, payment.transactionId),
   };
@@ -144,7 +134,7 @@ export function creditReference(payment: Payment, project: Project, sequence: nu
     number,
     merchant: project.name,
     rows,
-    total: formatMoney(payment.amount, payment.currency),
+    total: formatMinorUnits(payment.amount, payment.currency),
     date: printedTime(payment.processedAt),
     fileName: `${fileName(payment.orderId, payment.transactionId)}-${number}`,
     signature,
