@@ -337,6 +337,13 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   });
   await checkLedgerOwner(ledger, settings, logger);
   await checkLedgerGateway(ledger, settings, baseUrl, logger);
+  // A disk that filled while the companion was stopped still reads, and SQLite opened on it takes
+  // no write even once space is freed: refused now, naming the disk, rather than started and
+  // ready for payments it would refuse until the next restart.
+  await ledger.probeWrite().catch(async (error: unknown) => {
+    await ledger.close();
+    throw unopenedLedger(error, settings);
+  });
   // A made-up token is warned of already where instances share a ledger (PostgreSQL).
   if (!settings.adminTokenGenerated) await checkAdminTokenAcrossInstances(ledger, settings.adminToken, logger);
   const sandboxOrigin = settings.sandboxOrigin ?? options.sandboxOrigin ?? localGatewayOrigin(baseUrl, settings.production, logger);
@@ -379,6 +386,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   options.extend?.(app);
   // Which database this instance writes to: the first thing to check when two disagree.
   logLedger(ledger, settings, logger);
+
   // The server no longer cancels a stalled statement (no session setting goes through a
   // transaction pooler): the operator sets it where it still reaches every session.
   if (ledger.transactionPooled) {

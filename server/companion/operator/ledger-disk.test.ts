@@ -12,6 +12,10 @@ import type { LedgerBackend } from '../../ledger/testing/databases.js';
 import { mountFailingDisk } from '../../ledger/testing/failing-disk.js';
 import { mountSmallDisk, smallDiskBackend } from '../../ledger/testing/small-disk.js';
 import { createStack, eventually } from '../test/stack.js';
+import { serveSandbox } from '../../sandbox/testing/served.js';
+import { loopbackSettings } from '../test/loopback-settings.js';
+import { startCompanion } from '../start.js';
+import { createLogger, memorySink } from '../log/logger.js';
 import type { Stack } from '../test/stack.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
@@ -74,6 +78,29 @@ describe('the disk under a SQLite ledger', () => {
     expect(lines(stack).filter((line) => line.msg === 'the database is back')).toEqual([expect.objectContaining({ level: 'warn', refused: 2 })]);
     await stack.openSession();
     expect(errorLines(stack)).toHaveLength(1);
+  });
+});
+
+describe('a companion started on a disk that filled while it was stopped', () => {
+  it('refuses to start, naming the disk to free, rather than being ready for payments it would refuse', async () => {
+    const disk = mountSmallDisk('4m');
+    undo.push(() => disk.dispose());
+    const sandbox = await serveSandbox();
+    undo.push(() => sandbox.close());
+    const settings = loopbackSettings({ PAYFORM_DATABASE_URL: join(disk.dir, 'ledger.db') });
+    const start = () => startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
+    await (await start()).close();
+    // As a companion killed with its ledger's -wal and -shm in place: opening then works, and only a write fails.
+    const left = new Database(join(disk.dir, 'ledger.db'));
+    left.pragma('journal_mode = WAL');
+    disk.fill();
+    await expect(start()).rejects.toThrow(/^the ledger could not be opened \(PAYFORM_DATABASE_URL .*ledger\.db\): .*full/);
+    left.close();
+    // Space freed, it starts and takes payments.
+    disk.free();
+    const companion = await start();
+    undo.push(() => companion.close());
+    expect((await fetch(`${companion.url}/readyz`)).status).toBe(200);
   });
 });
 
