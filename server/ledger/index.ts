@@ -13,6 +13,7 @@ export type { StatementObserver } from './observed.js';
 export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from './errors.js';
 export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } from './errors.js';
 export { DAMAGED_CODES, isLedgerFault, isLedgerUnavailable, STORAGE_CODES } from './availability.js';
+export { emailAsWritten } from './email-domain.js';
 export { LedgerNotDurable, NOT_DURABLE } from './durability.js';
 export { onReadOnlyFileSystem } from './file-faults.js';
 export { MissingDriverError } from './missing-driver.js';

@@ -15,6 +15,7 @@ import { after, newestFirst, upTo } from './keyset.js';
 import type { PageRequest } from './keyset.js';
 import { UNSETTLED } from './discrepancies.js';
 import { CUSTOMER_EMAIL } from './migrations.js';
+import { emailSpellings } from './email-domain.js';
 import type { LedgerTables, PaymentRow } from './schema.js';
 
 /**
@@ -53,7 +54,8 @@ function conditionsOf(ctx: LedgerContext, query: OrderSearch, only?: Filter): Ma
   if (held === true) conditions.set('held', (eb) => eb.and([eb(indexed('held', sql.ref('mismatch_report')), 'is not', null), sql<SqlBool>`${sql.raw(UNSETTLED[ctx.dialect])}`]));
   // Lower-cased by the database, as its index is: SQLite's lower() leaves all but ASCII as it
   // is, so JavaScript's would miss an address such as "Олена@…" even typed exactly.
-  if (email !== undefined) conditions.set('email', (eb) => eb(indexed('email', sql.raw(CUSTOMER_EMAIL[ctx.dialect])), '=', sql<string>`lower(${email})`));
+  // Either spelling of an internationalised domain (email-domain.ts): rows of before it was kept as written too.
+  if (email !== undefined) conditions.set('email', (eb) => eb(indexed('email', sql.raw(CUSTOMER_EMAIL[ctx.dialect])), 'in', emailSpellings(email).map((spelling) => sql<string>`lower(${spelling})`)));
   // Digits only (checked): a LIKE pattern of them has no wildcard but the leading one.
   if (cardLastFour !== undefined) conditions.set('cardLastFour', (eb) => eb('cc_mask', 'like', `%${cardLastFour}`));
   if (amount !== undefined) conditions.set('amount', (eb) => eb(indexed('amount', sql.ref('amount')), '=', amount));

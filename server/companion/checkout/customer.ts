@@ -3,10 +3,10 @@
  * the gateway accepts: names, an e-mail address, a phone number of 7–15 digits (spaces, dots,
  * dashes and brackets as people type them are dropped). None may hold a card number.
  */
-import { domainToUnicode } from 'node:url';
 import * as z from 'zod';
 import { holdsCardNumber, isCardNumberAsPhone, nameHoldsCardNumber } from '@payform/card';
 import { EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
+import { emailAsWritten } from '../../ledger/index.js';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
 
@@ -54,23 +54,10 @@ export const Name = withoutCardNumber(
   z.string().trim().pipe(requiredText(256)).refine((value) => !DIRECTION_OVERRIDES.test(value), { error: 'must not hold text-direction overrides (U+202A–202E): they change how the name shows' }),
   nameHoldsCardNumber,
 ).describe('1 to 256 characters once trimmed; no card number in it, nor in its digits alone; no text-direction overrides');
-/**
- * An address with its domain as people write it: `müller.de`, never `xn--mller-kva.de` (what a
- * browser's e-mail field gives the widget), so one customer's orders are found under one
- * spelling. Any other domain is kept as written; one IDNA cannot read too.
- */
-export function emailAsWritten(email: string): string {
-  const at = email.lastIndexOf('@');
-  if (at < 0 || !/(^|\.)xn--/i.test(email.slice(at + 1))) return email;
-  const domain = domainToUnicode(email.slice(at + 1));
-  return domain ? `${email.slice(0, at + 1)}${domain}` : email;
-}
-
 // The shape of an address only, as the gateway's client checks it: zod's default pattern refuses
 // one-letter top-level domains and internationalised addresses, which the widget takes.
-const Email = withoutCardNumber(z.string().trim().pipe(z.email({ pattern: EMAIL_ADDRESS, error: 'must be an e-mail address' }).max(256)))
-  .transform(emailAsWritten)
-  .describe('An e-mail address, at most 256 characters once trimmed (one-letter top-level domains and internationalised addresses are taken; a domain written xn-- is kept in Unicode)');
+// Its domain as written first (a browser gives xn--), then checked: a card number may be spelt in a domain's other digits.
+const Email = withoutCardNumber(z.string().trim().transform(emailAsWritten).pipe(z.email({ pattern: EMAIL_ADDRESS, error: 'must be an e-mail address' }).max(256))).describe('An e-mail address, at most 256 characters once trimmed (one-letter top-level domains and internationalised addresses are taken; a domain written xn-- is kept in Unicode)');
 
 const Phone = z
   .string()

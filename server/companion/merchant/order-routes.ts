@@ -27,7 +27,7 @@ import { keyedOrderId } from '../http/keyed-truth.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { OrderId } from '../checkout/session-request.js';
-import { emailAsWritten, withoutCardNumber } from '../checkout/customer.js';
+import { withoutCardNumber } from '../checkout/customer.js';
 import { holdsCardNumberOfItsLength } from '@payform/card';
 import { MAX_MINOR_UNITS } from '../http/amounts.js';
 import { fromGateway } from './balance-routes.js';
@@ -66,7 +66,6 @@ const ORDER_FILTERS = {
       .max(320, 'must be at most 320 characters')
       .regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address'),
   )
-    .transform(emailAsWritten)
     .optional()
     .describe('The customer’s e-mail, whole; case does not matter, nor whether its domain is written in Unicode or as xn--'),
   card_last4: z
