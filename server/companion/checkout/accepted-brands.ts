@@ -5,8 +5,8 @@
  */
 import * as z from 'zod';
 import { nearestName } from '@payform/gateway';
-import { BRANDS, candidates } from '@payform/card/fields';
-import type { BrandId } from '@payform/card/fields';
+import { BRANDS, candidates, detectBrand } from '@payform/card/fields';
+import type { Brand, BrandId } from '@payform/card/fields';
 
 const IDS: readonly string[] = BRANDS.map(({ id }) => id);
 const bare = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -35,7 +35,19 @@ export const AcceptedBrands = z
 export function brandRefusal(digits: string, accepted: readonly BrandId[] | undefined): string | undefined {
   if (!accepted) return undefined;
   const found = candidates(digits);
-  const brand = found.length === 1 ? found[0] : undefined;
+  return refusal(found.length === 1 ? found[0] : undefined, accepted);
+}
+
+/**
+ * The same for a card known by its mask (a tokenized or saved card's: `424242******4242`):
+ * refused only when the mask shows another scheme's prefix, as one showing none says nothing.
+ */
+export function maskBrandRefusal(mask: string, accepted: readonly BrandId[] | undefined): string | undefined {
+  const brand = detectBrand(/^\d+/.exec(mask)?.[0] ?? '');
+  return accepted && brand ? refusal(brand, accepted) : undefined;
+}
+
+function refusal(brand: Brand | undefined, accepted: readonly BrandId[]): string | undefined {
   if (brand && accepted.includes(brand.id)) return undefined;
   const takes = accepted.map((id) => BRANDS.find((known) => known.id === id)!.name).join(', ');
   return `${brand ? `is a ${brand.name} card` : 'is of a card scheme the widget does not know'}; this shop takes ${takes}`;

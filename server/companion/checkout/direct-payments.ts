@@ -8,6 +8,7 @@
  * state is read instead — a payment is never created twice.
  */
 import { DuplicateOrderError, minorUnits, readRichAnswer, RichAnswerError } from '@payform/gateway';
+import type { RichAnswer } from '@payform/gateway';
 import type { Payment as GatewayPayment, DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
 import { LedgerNotFound, holdsSession, isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, PayAttemptClaim, Payment, PaymentUpdate } from '../../ledger/index.js';
@@ -28,7 +29,7 @@ import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } fr
 import { resultUrl } from './payer-page.js';
 import type { PayerPages } from './payer-page.js';
 import type { KnownSessions, SessionTerms } from './session-terms.js';
-import { brandRefusal } from './accepted-brands.js';
+import { brandRefusal, maskBrandRefusal } from './accepted-brands.js';
 import { hasExpired } from '@payform/card/fields';
 import { originOf, unsafeRedirectFix } from '../payments/redirects.js';
 import { offers } from './session-view.js';
@@ -74,6 +75,10 @@ const REFUSED_PAGES_KEPT = 1_000;
 const redirectRefused = (answer: GatewayPayment, update: PaymentUpdate): boolean => answer.status === 'pending' && Boolean(answer.user_action_url) && !update.userActionUrl;
 
 type CardSource = { readonly cc_token: string } | { readonly cc_number: string; readonly exp_month: number; readonly exp_year: number; readonly card_cvv: string };
+
+/** A card of a scheme the shop does not take (acceptedBrands), named by its scheme, never its digits. */
+const notAccepted = (field: 'card.number' | 'card.token', reason: string) =>
+  new ApiProblem(422, 'card_brand_not_accepted', 'The shop does not take cards of this scheme', { [field]: reason });
 
 export class DirectPayments {
   readonly #deps: PaymentFlowDeps;
@@ -268,26 +273,30 @@ export class DirectPayments {
         'card.number': 'is not accepted here; send the tokenizer’s token as card.token',
       });
     }
+    const { acceptedBrands } = this.#deps.options;
     if (card.kind === 'card') {
-      const refusal = brandRefusal(card.number, this.#deps.options.acceptedBrands);
-      if (refusal) throw new ApiProblem(422, 'card_brand_not_accepted', 'The shop does not take cards of this scheme', { 'card.number': refusal });
+      const refusal = brandRefusal(card.number, acceptedBrands);
+      if (refusal) throw notAccepted('card.number', refusal);
       if (hasExpired(card.expMonth, card.expYear, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
       return { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv };
     }
     // A card verification takes card data only: the gateway refuses a token in a lookup.
     const saved = session.customerId && session.method !== 'lookup' ? await this.#deps.ledger.findCard(session.customerId, card.token) : undefined;
-    if (!saved && tokenizes && session.method !== 'lookup') return { cc_token: this.#unsealed(card.token) };
-    if (!saved) throw new ApiProblem(422, 'unknown_card', 'The saved card was not found', { 'card.token': 'is not a saved card of this customer' });
-    return { cc_token: saved.ccToken };
+    // A card known by its mask is held to the schemes too: the widget key is public, any client may tokenize.
+    const known = saved ? { token: saved.ccToken, card_mask: saved.ccMask } : tokenizes && session.method !== 'lookup' ? this.#unsealed(card.token) : undefined;
+    if (!known) throw new ApiProblem(422, 'unknown_card', 'The saved card was not found', { 'card.token': 'is not a saved card of this customer' });
+    const refusal = maskBrandRefusal(known.card_mask, acceptedBrands);
+    if (refusal) throw notAccepted('card.token', refusal);
+    return { cc_token: known.token };
   }
 
   /**
-   * The token inside what the tokenizer sealed for this shop. A plain card token is refused: one
-   * got anywhere else (a leaked webhook, another system) would charge that card here unasked.
+   * What the tokenizer sealed for this shop: the token and the card's mask. A plain card token is
+   * refused: one got anywhere else (a leaked webhook, another system) would charge that card here unasked.
    */
-  #unsealed(sealed: string): string {
+  #unsealed(sealed: string): RichAnswer {
     try {
-      return readRichAnswer(sealed, this.#deps.options.tokenizer!.sealKey).token;
+      return readRichAnswer(sealed, this.#deps.options.tokenizer!.sealKey);
     } catch (error) {
       if (!(error instanceof RichAnswerError)) throw error;
       // In the sealed form yet not opening: another key sealed it. Every customer's payment would be

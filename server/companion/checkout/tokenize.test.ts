@@ -124,6 +124,15 @@ describe('a companion whose widget tokenizes', () => {
     await eventually(async () => expect(await stack.json('GET', `/api/checkout/sessions/${challenged.id}`, 200)).toMatchObject({ status: 'success' }));
   });
 
+  it('holds a tokenized card to acceptedBrands by its mask: the widget key is public, any client may tokenize', async () => {
+    const stack = await open({ companion: { tokenizer: { widgetUrl: SANDBOX, widgetKey: TEST_WIDGET_KEY }, acceptedBrands: ['visa'] } });
+    const session = await stack.openSession();
+    const mastercard = await sealedCardToken(tokenizer(stack), { ...testCard('success'), number: cardNumber('success', 'mastercard') });
+    const refused = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 422, { body: { card: { token: mastercard }, customer: CUSTOMER, fingerprint: FINGERPRINT } });
+    expect(refused.error).toMatchObject({ code: 'card_brand_not_accepted', fields: { 'card.token': 'is a Mastercard card; this shop takes Visa' } });
+    expect(await payWithToken(stack, session.id, await tokenize(stack))).toMatchObject({ status: 'success' });
+  });
+
   it('saves the tokenized card for the customer and pays with it later', async () => {
     const stack = await tokenizing();
     const first = await stack.openSession({ customer_id: 'cust-token' });
