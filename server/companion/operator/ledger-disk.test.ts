@@ -262,7 +262,7 @@ describe('a damaged SQLite ledger file', () => {
       expect.objectContaining({
         msg: 'the ledger file is damaged and takes no more work; answering 503 with Retry-After, /readyz 503',
         reason: expect.stringMatching(/^SQLITE_CORRUPT/),
-        fix: expect.stringContaining(`${realpathSync(dir)}/ledger.db is damaged: stop the companion, move the file (with its -wal and -shm) aside for inspection, put the last backup in its place`),
+        fix: expect.stringContaining(`${realpathSync(dir)}/ledger.db is damaged: stop the companion and move the file (with its -wal and -shm) aside; recover what it holds into a new file`),
       }),
     ]);
     expect(stack.logs.filter((line) => line.includes('stack'))).toEqual([]);

@@ -310,7 +310,11 @@ function fixOf(error: unknown, code: string | undefined): string | undefined {
     return `the file system holding ${file} is read-only (the kernel remounts one so after disk errors: see its log), and payments cannot go on until it takes writes: stop the companion (SIGTERM; its open files keep the file system busy), check and repair it (fsck), mount it read-write, then start the companion`;
   }
   if (DAMAGED_CODES.test(code)) {
-    return `${file} is damaged: stop the companion, move the file (with its -wal and -shm) aside for inspection, put the last backup in its place (payform-companion backup makes them; docs/reliability.md, "Restore") and start it; reconciliation then reads back from the gateway what was paid since the backup`;
+    return (
+      `${file} is damaged: stop the companion and move the file (with its -wal and -shm) aside; recover what it holds into a new file ` +
+      '(sqlite3 <damaged file> .recover | sqlite3 <new file>, then PRAGMA integrity_check on it) and put that in its place — or else the last backup ' +
+      '(docs/companion.md, "Backups": payments taken after it are not in it, find each at the gateway) — then start the companion'
+    );
   }
   if (code === 'SQLITE_FULL') return `the disk holding ${file} is full: free space on it; payments go on by themselves once a write works`;
   if (code.startsWith('SQLITE_READONLY')) return `${file} cannot be written (the file or its folder read-only, its disk remounted read-only, or the file moved away): give the companion's user write access to the file and its folder; payments go on by themselves once a write works`;
