@@ -13,6 +13,7 @@ import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { isAllowedRedirect, originOf, unsafeRedirectFix } from '../payments/redirects.js';
+import { pageLost } from '../payments/lost-page.js';
 import { cancelHostedPage, endNotSent, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore } from './attempt-outcomes.js';
 import type { AttemptSend } from './attempt-outcomes.js';
 import { customerDetails, customerParams } from './customer.js';
@@ -101,14 +102,14 @@ export class HostedCheckouts {
   }
 
   /**
-   * An attempt already under way: its page when it is a hosted one still open. A hosted one
-   * without a page is being opened, or was opened and its address lost with the gateway away:
-   * reconciliation cancels that page, and the next click opens a fresh one — so, try again.
+   * An attempt already under way: its page when it is a hosted one still open. One whose page's
+   * address was lost with the gateway away (pageLost) is cancelled by reconciliation, and the next
+   * click opens a fresh one — so, try again; one being opened now is in progress.
    */
   #pageOf(payment: Payment): string {
     if (payment.status === 'success') throw new ApiProblem(409, 'already_paid', 'This checkout session is paid');
     if (payment.mode === 'hosted' && payment.checkoutUrl) return payment.checkoutUrl;
-    if (payment.mode === 'hosted' && payment.status === 'init') throw tryAgain();
+    if (pageLost(payment, this.#deps.clock(), this.#deps.gateway.timeoutMs)) throw tryAgain();
     throw new ApiProblem(409, 'payment_in_progress', 'A payment for this checkout session is in progress');
   }
 

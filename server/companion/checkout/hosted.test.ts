@@ -4,6 +4,7 @@ import { testProjectCredentials } from '@payform/gateway/testing';
 import { GatewayClient } from '@payform/gateway';
 import { card, hostedCardForm } from '../test/cards.js';
 import { openLedger } from '../../ledger/index.js';
+import { TestClock } from '../../ledger/testing/databases.js';
 import { eventually, stacksPerTest, payBody } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';
 
@@ -183,7 +184,8 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
 
 describe('GET /checkout/return/:id', () => {
   it('a page opened whose address was lost while the gateway could not be read either: try again, and reconciliation frees the session', async () => {
-    await open({ companion: { reconciliation: { stalePaymentAfterMs: 0 } } });
+    const clock = new TestClock(Date.now());
+    await open({ clock, gateway: { timeoutMs: 1_000 }, companion: { reconciliation: { stalePaymentAfterMs: 0 } } });
     const session = await stack.openSession({ customer: CONTACT });
     // Every answer of the gateway lost on the way: the page's creation, then each read of the order.
     await stack.control('PUT', '/_sandbox/faults', { drop_connection: 1, phase: 'after', times: 8, scope: { path: '/api/v1' } });
@@ -191,7 +193,12 @@ describe('GET /checkout/return/:id', () => {
     expect(lost.error.code).toBe('gateway_unavailable');
     await stack.control('DELETE', '/_sandbox/faults');
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', status: 'init', checkoutUrl: null });
-    // Not "a payment is in progress" to a customer who was told to try again.
+    // As young as a page another instance may be opening right now: left alone, in progress.
+    await stack.companion.companion.reconciler.runOnce();
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'init' });
+    expect((await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 409, { body: {} })).error.code).toBe('payment_in_progress');
+    // Older than any create's tries: not "in progress" to a customer who was told to try again.
+    clock.advance(4_000);
     expect((await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 503, { body: {} })).error.code).toBe('gateway_unavailable');
     await stack.companion.companion.reconciler.runOnce();
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure' });

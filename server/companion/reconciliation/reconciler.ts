@@ -32,6 +32,7 @@ import type { MissingWebhooks } from './missing-webhooks.js';
 import type { MerchantNotices } from '../payments/merchant-notices.js';
 import { isGatewayUnreachable } from '../payments/gateway-unreachable.js';
 import type { OrderStateSync } from '../payments/order-state.js';
+import { pageLost } from '../payments/lost-page.js';
 import type { PaymentReactions } from '../payments/reactions.js';
 
 interface ReconcilerDeps {
@@ -343,7 +344,9 @@ export class Reconciler {
     }
     // A page nobody can reach — its address lost with the gateway's answer — is cancelled too,
     // freeing its session for a fresh one: the customer's next click would otherwise meet it.
-    if (now.mode === 'hosted' && now.status === 'init' && (now.checkoutUrl === null || (await this.#sessionExpired(now)))) {
+    // Its age as listed, before this read: the read itself may record what the gateway showed.
+    const lost = pageLost({ ...now, updatedAt: payment.updatedAt }, clock(), gateway.timeoutMs);
+    if (now.mode === 'hosted' && now.status === 'init' && (lost || (await this.#sessionExpired(now)))) {
       const cancelled = await gateway.payments.cancel(now.orderId);
       if (cancelled.length > 0) await orderState.refresh(now.orderId, 'reconciliation');
       tally.cancelled += 1;
