@@ -197,6 +197,9 @@ describe('GET /checkout/return/:id', () => {
     away = true;
     const back = await stack.request('GET', `/checkout/return/${session.id}`);
     expect(new URL(back.headers.get('location')!).searchParams.get('status')).toBe('pending');
+    // A reload within the read's 5 s answers from the ledger: still pending, not open.
+    const reloaded = await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(new URL(reloaded.headers.get('location')!).searchParams.get('status')).toBe('pending');
     expect(stack.logs.filter((line) => line.includes('the order state could not be read on return'))).toHaveLength(1);
   });
 
