@@ -112,6 +112,8 @@ function describeZoneStats(backend: LedgerBackend): void {
       // Auckland, 27 September 2026: 02:00 +12:00 becomes 03:00 +13:00; and 5 April 2026 back.
       expect((await days('Pacific/Auckland', '2026-09-26T15:00:00Z', '2026-09-28T00:00:00Z'))[0]).toEqual(['2026-09-26T12:00:00.000Z', 0]);
       expect((await days('Pacific/Auckland', '2026-04-04T15:00:00Z', '2026-04-06T00:00:00Z'))[0]).toEqual(['2026-04-04T11:00:00.000Z', 0]);
+      // Havana, 1 November 2026: 01:00 −04:00 goes back to 00:00 −05:00, midnight twice: the day begins at the first.
+      expect((await days('America/Havana', '2026-11-01T12:00:00Z', '2026-11-02T12:00:00Z'))[0]).toEqual(['2026-11-01T04:00:00.000Z', 0]);
       // Santiago's skipped midnight, from later that day: the day begins where the clocks jumped.
       expect((await days('America/Santiago', '2026-09-06T12:00:00Z', '2026-09-07T12:00:00Z'))[0]).toEqual(['2026-09-06T04:00:00.000Z', 0]);
     });

@@ -79,8 +79,9 @@ export function offsetSpans(zone: string, from: number, to: number): OffsetSpan[
 
 /**
  * Where the zone's local day holding `instant` began: its midnight, read at the offset in force
- * then (a clock change between that midnight and `instant` moves it by the change), or the change
- * itself on a day whose midnight was skipped (Santiago's: 00:00 is 01:00).
+ * then (a clock change between that midnight and `instant` moves it by the change); the first of
+ * two where the clocks went back to midnight (Havana's); the change itself on a day whose midnight
+ * was skipped (Santiago's: 00:00 is 01:00).
  */
 export function localDayStart(zone: string, instant: number): number {
   const format = formatterOf(zone);
@@ -88,9 +89,10 @@ export function localDayStart(zone: string, instant: number): number {
   // Midnight as a UTC clock would read that local date.
   const midnight = Math.floor((instant + offset) / DAY_MS) * DAY_MS;
   const atInstantsOffset = midnight - offset;
-  const thenOffset = offsetAt(format, atInstantsOffset);
-  if (thenOffset === offset) return atInstantsOffset;
-  const atThenOffset = midnight - thenOffset;
-  // Neither reads midnight at its own offset: none was, and the day begins where the clocks jumped.
-  return offsetAt(format, atThenOffset) === thenOffset ? atThenOffset : Math.max(atInstantsOffset, atThenOffset);
+  // The offsets a midnight of that date can have been read at: the instant's, and those around it then.
+  const offsets = new Set([offset, offsetAt(format, atInstantsOffset), offsetAt(format, atInstantsOffset - 1)]);
+  const starts = [...offsets].map((one) => midnight - one);
+  const midnights = starts.filter((start) => offsetAt(format, start) === midnight - start);
+  // None reads 00:00: the clocks jumped over it, and the day begins where they landed.
+  return midnights.length > 0 ? Math.min(...midnights) : Math.max(...starts);
 }
