@@ -77,6 +77,10 @@ describe('the orders list’s period', () => {
     expect(typedPeriod('0099-01-01', '2026-01-05')).toEqual({ field: 'from', problem: 'period.outOfRange' });
     expect(typedPeriod('2026-01-01', '9999-12-31')).toEqual({ field: 'to', problem: 'period.outOfRange' });
     expect(typedPeriod('1970-01-02', '9999-12-30')).toMatchObject({ choice: 'custom' });
+    // 1 January 1970 east of UTC: its first hours are before what the API counts from, the rest asked for.
+    inZone('Europe/Kyiv');
+    expect(typedPeriod('1970-01-01', '1970-01-01')).toMatchObject({ choice: 'custom' });
+    expect(periodQuery({ choice: 'custom', from: '1970-01-01', to: '1970-01-01' }).created_from).toBe('1970-01-01T03:00:00+03:00');
     expect(periodQuery(undefined)).toEqual({});
   });
 

@@ -51,7 +51,8 @@ export function withOffset(instant: Date): string {
 export function periodInstants({ from, to }: Pick<Period, 'from' | 'to'>): { readonly from: Date; readonly to: Date } | undefined {
   const start = dayStart(from);
   const end = dayStart(to) && dayStart(to, 1);
-  return start && end && start < end ? { from: start, to: end } : undefined;
+  // 1 January 1970 east of UTC begins before the instants the merchant API counts from: from there.
+  return start && end && start < end ? { from: start.getTime() < 0 ? new Date(0) : start, to: end } : undefined;
 }
 
 /** `created_from` and `created_to` of GET /api/orders and its export; none for every order. */
@@ -84,7 +85,7 @@ export function typedPeriod(from: string, to: string): Period | PeriodProblem {
   const end = dayStart(to) && dayStart(to, 1);
   if (!end) return { field: 'to', problem: 'period.noDate' };
   // What the merchant API takes: from 1970 (its instants), up to a next day it can still write.
-  if (start.getTime() < 0) return { field: 'from', problem: 'period.outOfRange' };
+  if (dayStart(from, 1)!.getTime() <= 0) return { field: 'from', problem: 'period.outOfRange' };
   if (end.getFullYear() > 9999) return { field: 'to', problem: 'period.outOfRange' };
   if (to < from) return { field: 'to', problem: 'period.toBeforeFrom' };
   return { choice: 'custom', from, to };
