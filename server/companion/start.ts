@@ -52,6 +52,7 @@ import { securityHeaders } from './http/browser-policies.js';
 import { refuseDuringBuild } from './build-phase.js';
 import { countOpenCompanion } from './open-companions.js';
 import { explainedLedgerFault } from './ledger-faults.js';
+import { problemBody } from './http/problem.js';
 
 /**
  * Where development listens without HOST: this machine only. The sandbox's credentials and
@@ -621,7 +622,7 @@ export function starting(request: Request, basePath: string, security: Readonly<
   return probed
     ? Response.json({ status: 'starting' }, { status: 503, headers: { ...security, 'Retry-After': '1', [INSTANCE_HEADER]: instanceId, 'Cache-Control': 'no-store' } })
     : Response.json(
-        { error: { code: 'starting', message: 'The payment companion is starting (its ledger is opening): try again in a moment' } },
+        problemBody('starting', 'The payment companion is starting (its ledger is opening): try again in a moment'),
         { status: 503, headers: { ...security, 'Retry-After': '1', 'Cache-Control': 'no-store' } },
       );
 }

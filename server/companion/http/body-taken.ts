@@ -9,6 +9,7 @@
  */
 import type { Context } from 'hono';
 import type { CompanionEnv } from '../context.js';
+import { problemBody } from './problem.js';
 
 /** The answer to a request whose body is gone, with the fix for the host that took it. */
 export function bodyTakenAnswer(fix: string): { readonly headers: Record<string, string>; readonly body: string } {
@@ -18,7 +19,7 @@ export function bodyTakenAnswer(fix: string): { readonly headers: Record<string,
     // meet a CORS refusal and tell of a network failure, and the browser hide this answer. It
     // says nothing but the setup mistake.
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' },
-    body: JSON.stringify({ error: { code: 'body_already_read', message } }),
+    body: JSON.stringify(problemBody('body_already_read', message)),
   };
 }
 

@@ -14,6 +14,14 @@ export interface ProblemBody {
   readonly error: { readonly code: string; readonly message: string; readonly fields?: FieldReasons };
 }
 
+/**
+ * The envelope itself, for answers made outside the app's error handling (a server closing, a
+ * request Node could not hand over, a body the host read first): the shape every answer shares.
+ */
+export function problemBody(code: string, message: string, fields?: FieldReasons): ProblemBody {
+  return { error: { code, message, ...(fields ? { fields } : {}) } };
+}
+
 export class ApiProblem extends Error {
   override readonly name = 'ApiProblem';
 
@@ -28,7 +36,7 @@ export class ApiProblem extends Error {
   }
 
   get body(): ProblemBody {
-    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } };
+    return problemBody(this.code, this.message, this.fields);
   }
 
   /** 400 naming the wrong fields. */

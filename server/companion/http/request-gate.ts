@@ -10,6 +10,7 @@
 import type { Env, Hono, MiddlewareHandler } from 'hono';
 import type { Logger } from '../log/logger.js';
 import { InFlight } from './in-flight.js';
+import { problemBody } from './problem.js';
 
 /**
  * What a request gets once the companion began to close: come back shortly (to another
@@ -19,7 +20,7 @@ import { InFlight } from './in-flight.js';
  * speak, refuses that header.
  */
 export function shuttingDown(closing?: { readonly security: Readonly<Record<string, string>> }): Response {
-  return new Response(JSON.stringify({ error: { code: 'shutting_down', message: 'The server is shutting down; try again shortly' } }), {
+  return new Response(JSON.stringify(problemBody('shutting_down', 'The server is shutting down; try again shortly')), {
     status: 503,
     headers: { ...closing?.security, 'Content-Type': 'application/json', 'Retry-After': '1', 'Cache-Control': 'no-store', ...(closing ? { Connection: 'close' } : {}) },
   });

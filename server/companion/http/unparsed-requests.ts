@@ -15,6 +15,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RequestError } from '@hono/node-server';
 import type { Logger } from '../log/logger.js';
+import { problemBody } from './problem.js';
 
 interface Refusal {
   readonly status: 400 | 408 | 413 | 417 | 431 | 500 | 504;
@@ -80,7 +81,7 @@ export class UnparsedRequests {
     server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
       const refusal = UNMET_EXPECTATION;
       this.#tell(refusal, { expect: request.headers.expect?.slice(0, 100) });
-      const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
+      const body = JSON.stringify(problemBody(refusal.code, refusal.message));
       response
         .writeHead(refusal.status, { ...this.security, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', Connection: 'close' })
         .end(body);
@@ -107,7 +108,7 @@ export class UnparsedRequests {
 
   #answer(refusal: Refusal, context: Record<string, unknown>): Response {
     this.#tell(refusal, context);
-    return Response.json({ error: { code: refusal.code, message: refusal.message } }, { status: refusal.status, headers: { ...this.security, 'Cache-Control': 'no-store', Connection: 'close' } });
+    return Response.json(problemBody(refusal.code, refusal.message), { status: refusal.status, headers: { ...this.security, 'Cache-Control': 'no-store', Connection: 'close' } });
   }
 
   #tell(refusal: Refusal, context: Record<string, unknown>): void {
@@ -121,7 +122,7 @@ export class UnparsedRequests {
 
   /** A whole HTTP/1.1 answer in the error envelope, written to a socket no response object has. */
   #rawAnswer(status: number, code: string, message: string): string {
-    const body = JSON.stringify({ error: { code, message } });
+    const body = JSON.stringify(problemBody(code, message));
     const security = Object.entries(this.security).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     return (
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
