@@ -6,6 +6,7 @@
  */
 import type { Payment } from '../../ledger/index.js';
 
-export function pageLost(payment: Pick<Payment, 'mode' | 'status' | 'checkoutUrl' | 'updatedAt'>, now: number, gatewayTimeoutMs: number): boolean {
-  return payment.mode === 'hosted' && payment.status === 'init' && payment.checkoutUrl === null && now - payment.updatedAt >= 4 * gatewayTimeoutMs;
+export function pageLost(payment: Pick<Payment, 'mode' | 'status' | 'checkoutUrl' | 'unsentAt' | 'updatedAt'>, now: number, gatewayTimeoutMs: number): boolean {
+  // An attempt ended as never sent is no lost page: a click sends it again, under its order id.
+  return payment.mode === 'hosted' && payment.status === 'init' && payment.checkoutUrl === null && payment.unsentAt === null && now - payment.updatedAt >= 4 * gatewayTimeoutMs;
 }

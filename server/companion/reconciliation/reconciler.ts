@@ -344,8 +344,10 @@ export class Reconciler {
     }
     // A page nobody can reach — its address lost with the gateway's answer — is cancelled too,
     // freeing its session for a fresh one: the customer's next click would otherwise meet it.
-    // Its age as listed, before this read: the read itself may record what the gateway showed.
-    const lost = pageLost({ ...now, updatedAt: payment.updatedAt }, clock(), gateway.timeoutMs);
+    // Its age as listed, before this read: the read itself may record what the gateway showed. An
+    // attempt listed as never sent may have been sent again since (a click, under its order id):
+    // listed so, it is no lost page.
+    const lost = payment.unsentAt === null && pageLost({ ...now, updatedAt: payment.updatedAt }, clock(), gateway.timeoutMs);
     if (now.mode === 'hosted' && now.status === 'init' && (lost || (await this.#sessionExpired(now)))) {
       const cancelled = await gateway.payments.cancel(now.orderId);
       if (cancelled.length > 0) await orderState.refresh(now.orderId, 'reconciliation');
