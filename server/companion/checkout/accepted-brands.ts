@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { nearestName } from '@payform/gateway';
-import { BRANDS, candidates, detectBrand } from '@payform/card/fields';
+import { BRANDS, candidates } from '@payform/card/fields';
 import type { Brand, BrandId } from '@payform/card/fields';
 
 const IDS: readonly string[] = BRANDS.map(({ id }) => id);
@@ -39,12 +39,12 @@ export function brandRefusal(digits: string, accepted: readonly BrandId[] | unde
 }
 
 /**
- * The same for a card known by its mask (a tokenized or saved card's: `424242******4242`):
- * refused only when the mask shows another scheme's prefix, as one showing none says nothing.
+ * The same for a card known by its mask (a tokenized or saved card's: `424242******4242`), by the
+ * six digits it shows first; one showing fewer says nothing of its scheme, and is taken.
  */
 export function maskBrandRefusal(mask: string, accepted: readonly BrandId[] | undefined): string | undefined {
-  const brand = detectBrand(/^\d+/.exec(mask)?.[0] ?? '');
-  return accepted && brand ? refusal(brand, accepted) : undefined;
+  const prefix = /^\d{6}/.exec(mask)?.[0];
+  return prefix === undefined ? undefined : brandRefusal(prefix, accepted);
 }
 
 function refusal(brand: Brand | undefined, accepted: readonly BrandId[]): string | undefined {

@@ -358,6 +358,17 @@ describe('saved cards', () => {
     expect((await payJson(anonymous.id, payBody({ card: { token: saved!.ccToken } }), 422)).error.code).toBe('unknown_card');
   });
 
+  it('neither offers nor takes a saved card of a scheme the shop no longer takes (acceptedBrands)', async () => {
+    await open({ companion: { acceptedBrands: ['visa'] } });
+    await payJson((await stack.openSession({ customer_id: 'dana' })).id);
+    // Saved when the shop took Mastercard too.
+    const mastercard = await stack.ledger.saveCard({ customerId: 'dana', ccToken: 'gateway-token-of-a-mastercard', ccMask: '545454******5454', brand: 'mastercard' });
+    const session = await stack.openSession({ customer_id: 'dana' });
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).saved_cards).toEqual([expect.objectContaining({ mask: '424242******4242' })]);
+    const refused = await payJson(session.id, payBody({ card: { token: mastercard.id } }), 422);
+    expect(refused.error).toMatchObject({ code: 'card_brand_not_accepted', fields: { 'card.token': 'is a Mastercard card; this shop takes Visa' } });
+  });
+
   it('the merchant lists and deletes a customer’s cards; a deleted card is no longer offered', async () => {
     await open();
     await payJson((await stack.openSession({ customer_id: 'carol' })).id);

@@ -10,6 +10,8 @@ import { missingCustomerFields } from './customer.js';
 import { failureMessage } from './decline-messages.js';
 import { AmountView } from '../http/amounts.js';
 import { extendable } from './session-extension.js';
+import { maskBrandRefusal } from './accepted-brands.js';
+import type { BrandId } from '@payform/card/fields';
 
 export const SessionViewStatus = z.enum(['open', 'pending', 'success', 'failure', 'expired']);
 export type SessionViewStatus = z.infer<typeof SessionViewStatus>;
@@ -52,7 +54,7 @@ export type SessionView = z.infer<typeof SessionView>;
 export interface ViewOptions {
   readonly testMode: boolean;
   readonly sandboxOrigin: string | undefined;
-  readonly acceptedBrands: readonly string[] | undefined;
+  readonly acceptedBrands: readonly BrandId[] | undefined;
   readonly tokenizer: { readonly url: string; readonly widgetKey: string } | undefined;
 }
 
@@ -137,7 +139,10 @@ export function sessionView(session: CheckoutSession, cards: readonly SavedCard[
       ? { tokenizer: { url: options.tokenizer.url, widget_key: options.tokenizer.widgetKey } }
       : {}),
     // The card's ledger id is what the pay request sends back; the gateway token stays here.
-    saved_cards: cards.map((card) => ({ token: card.id, mask: card.ccMask, ...(card.brand ? { brand: card.brand } : {}) })),
+    // Those of a scheme the shop no longer takes are not offered: the pay route would refuse them.
+    saved_cards: cards
+      .filter((card) => maskBrandRefusal(card.ccMask, options.acceptedBrands) === undefined)
+      .map((card) => ({ token: card.id, mask: card.ccMask, ...(card.brand ? { brand: card.brand } : {}) })),
     order_id: session.payment?.orderId ?? session.orderId,
     ...(message ? { message } : {}),
     ...(challenge ? { challenge_url: challenge } : {}),
