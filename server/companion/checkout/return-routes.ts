@@ -21,13 +21,14 @@ import type { SessionViewStatus } from './session-view.js';
 const REFRESH_READ_MS = 3_000;
 /** A reload within this long answers from the ledger: the page is public, the gateway's reads are not free. */
 const REFRESH_EVERY_MS = 5_000;
-/** Failed reads remembered at most: past it, forgotten all at once (a reload then reads again). */
+/** Failed reads remembered at most (those past their time dropped first): beyond, a reload within the window says `open`. */
 const UNREAD_KEPT = 10_000;
 
 export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
   const refreshes = new RateLimiter(1, REFRESH_EVERY_MS, clock);
-  // Sessions whose last read failed, until when: a reload the limiter answers from the ledger says what that read would.
+  // Attempts whose last read on return failed (by order id), until when: a reload the limiter
+  // answers from the ledger says what that read would, while the attempt is the session's still.
   const unreadUntil = new Map<string, number>();
 
   routes.get('/return/:id', (c) => customerPage(c, async () => {
@@ -36,10 +37,10 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
     let session = await ledger.getSession(id);
     if (!session) return notFoundPage(c, 'notFound');
     const open = session.status === 'processing' ? session.payment : null;
-    let unread = (unreadUntil.get(id) ?? 0) > clock();
+    let unread = open !== null && (unreadUntil.get(open.orderId) ?? 0) > clock();
     if (open && refreshes.take(id).allowed) {
       unread = false;
-      unreadUntil.delete(id);
+      unreadUntil.delete(open.orderId);
       try {
         // The read's retries share its 3 s: the customer waits on this page.
         await orderState.refresh(open.orderId, 'order_state', { timeoutMs: REFRESH_READ_MS, signal: AbortSignal.timeout(REFRESH_READ_MS), payment: open });
@@ -50,8 +51,8 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
         if (isLedgerUnavailable(error)) outage.noticed(error);
         else logger.warn('the order state could not be read on return; the webhook will settle it', { order_id: open.orderId, err: error });
         unread = true;
-        if (unreadUntil.size >= UNREAD_KEPT) unreadUntil.clear();
-        unreadUntil.set(id, clock() + REFRESH_EVERY_MS);
+        if (unreadUntil.size >= UNREAD_KEPT) for (const [orderId, until] of unreadUntil) if (until <= clock()) unreadUntil.delete(orderId);
+        if (unreadUntil.size < UNREAD_KEPT) unreadUntil.set(open.orderId, clock() + REFRESH_EVERY_MS);
       }
     }
     const seen = viewStatus(session);
