@@ -81,6 +81,9 @@ describe('the orders list’s period', () => {
     inZone('Europe/Kyiv');
     expect(typedPeriod('1970-01-01', '1970-01-01')).toMatchObject({ choice: 'custom' });
     expect(periodQuery({ choice: 'custom', from: '1970-01-01', to: '1970-01-01' }).created_from).toBe('1970-01-01T03:00:00+03:00');
+    // West of UTC, 31 December 1969 ends after the epoch, yet is no day of 1970.
+    inZone('America/New_York');
+    expect(typedPeriod('1969-12-31', '1970-01-02')).toEqual({ field: 'from', problem: 'period.outOfRange' });
     expect(periodQuery(undefined)).toEqual({});
   });
 

@@ -85,7 +85,7 @@ export function typedPeriod(from: string, to: string): Period | PeriodProblem {
   const end = dayStart(to) && dayStart(to, 1);
   if (!end) return { field: 'to', problem: 'period.noDate' };
   // What the merchant API takes: from 1970 (its instants), up to a next day it can still write.
-  if (dayStart(from, 1)!.getTime() <= 0) return { field: 'from', problem: 'period.outOfRange' };
+  if (from < '1970-01-01' || dayStart(from, 1)!.getTime() <= 0) return { field: 'from', problem: 'period.outOfRange' };
   if (end.getFullYear() > 9999) return { field: 'to', problem: 'period.outOfRange' };
   if (to < from) return { field: 'to', problem: 'period.toBeforeFrom' };
   return { choice: 'custom', from, to };
