@@ -63,7 +63,7 @@ export interface CurrentEnvironment {
   readonly blank: readonly { readonly name: string; readonly meant: NotBlankVariable }[];
   /** For a value read from a 0.2 name: current name → the name it was read from (errors name what was set). */
   readonly readFrom: Readonly<Record<string, string>>;
-  /** One line per 0.2 name in use, and one for the 0.2 names left alone as the shop's own. */
+  /** One line per 0.2 name in use (those left alone as the shop's own are `leftAlone`). */
   readonly deprecations: readonly string[];
   /** The 0.2 names set but left alone as the shop's own, each with the variable read instead (refusals name them). */
   readonly leftAlone: readonly UnreadVariable[];
@@ -82,18 +82,6 @@ export function leftAloneNotice(leftAlone: readonly UnreadVariable[]): string {
     `${leftAlone.map(({ name }) => name).join(', ')} ${several ? 'are' : 'is'} set and left alone, as the shop's own: ` +
     `the companion reads ${leftAlone.map(({ meant }) => meant).join(', ')} (set ${several ? 'those' : 'it'} if meant for payform)`
   );
-}
-
-/**
- * What a companion mounted in a shop's server says of the 0.2 names: it listens on the shop's
- * server, so a HOST beside it (SvelteKit's adapter-node and Nuxt read one) is nothing it would
- * have read, and not worth a line.
- */
-export function mountedDeprecations(deprecations: readonly string[], leftAlone: readonly UnreadVariable[]): readonly string[] {
-  const told = leftAlone.filter(({ meant }) => meant !== 'PAYFORM_HOST');
-  if (told.length === leftAlone.length) return deprecations;
-  const notice = leftAloneNotice(leftAlone);
-  return [...deprecations.filter((line) => line !== notice), ...(told.length > 0 ? [leftAloneNotice(told)] : [])];
 }
 
 /** A variable's value, blank or null as unset; a number or boolean given in code as its string form. */
@@ -140,9 +128,6 @@ export function currentEnvironment(env: EnvironmentInput): CurrentEnvironment {
     const legacyRead = legacy !== undefined && readsLegacy(legacy) && (env[name] === undefined || env[name] === null);
     return legacyRead && isBlank(env[legacy]) ? [{ name: legacy, meant: name }] : [];
   });
-  // Said once, all together: a 0.2 setting silently dropped would look like a ledger emptied, a
-  // token made up, the widget refused by CORS.
-  if (leftAlone.length > 0) deprecations.push(leftAloneNotice(leftAlone));
   return { env: current, readFrom, deprecations, blank, leftAlone };
 }
 

@@ -114,7 +114,7 @@ export interface CompanionSettings {
    * name, alike or not, is also in `warnings`.
    */
   readonly misspelt: readonly UnreadVariable[];
-  /** Unprefixed 0.2 names set but left alone as the shop's own, and the variable each would be (also in `deprecations`). */
+  /** Unprefixed 0.2 names set but left alone as the shop's own, and the variable each would be: said once at start. */
   readonly leftAlone: readonly UnreadVariable[];
 }
 

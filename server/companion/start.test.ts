@@ -108,6 +108,16 @@ describe('startCompanion', () => {
     }
   });
 
+  it('says once at start the shop’s own 0.2 names it left alone, HOST among them when it listens itself', async () => {
+    const memory = memorySink();
+    const settings = readCompanionConfig({ PORT: '0', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', HOST: '0.0.0.0', LOG_LEVEL: 'debug' });
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+    await companion.close();
+    expect(memory.lines.map((line) => JSON.parse(line).msg).filter((msg: string) => msg.includes('left alone'))).toEqual([
+      "HOST, LOG_LEVEL are set and left alone, as the shop's own: the companion reads PAYFORM_HOST, PAYFORM_LOG_LEVEL (set those if meant for payform)",
+    ]);
+  });
+
   it('answers a request on a connection kept open as it stops 503 shutting_down, never cut off as a reset', async () => {
     const memory = memorySink();
     const companion = await startCompanion(loopbackSettings({ PAYFORM_DATABASE_URL: join(dir, 'payform.db') }), {

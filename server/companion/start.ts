@@ -29,7 +29,7 @@ import { requestGate, shuttingDown } from './http/request-gate.js';
 import type { CompanionApp } from './app.js';
 import { BasePath, millisecondsProblem, notFunctions } from './config.js';
 import type { MillisecondsRule } from './config.js';
-import { kindOf, mountedDeprecations } from './environment.js';
+import { kindOf, leftAloneNotice } from './environment.js';
 import type { EnvironmentInput } from './environment.js';
 import { checkAdminTokenAcrossInstances } from './admin-token-check.js';
 import { createLogger } from './log/logger.js';
@@ -321,8 +321,12 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
     // readCompanionConfig refused PAYFORM_PUBLIC_URL so; the option overrides it, and is checked here.
     throw new TypeError(`Invalid companion options: production needs https for publicUrl (plain http only to this machine): it is ${publicUrl}`);
   }
-  const deprecations = server ? settings.deprecations : mountedDeprecations(settings.deprecations, settings.leftAlone);
-  for (const line of [...deprecations, ...settings.warnings, ...(plainPublicUrl ? [plainPublicUrl] : [])]) logger.warn(line);
+  // Said once, all together: a 0.2 setting silently dropped would look like a ledger emptied, a
+  // token made up, the widget refused by CORS. Mounted, the companion listens on the shop's server:
+  // the HOST beside it (SvelteKit's adapter-node and Nuxt read one) is nothing it would have read.
+  const leftAlone = server ? settings.leftAlone : settings.leftAlone.filter(({ meant }) => meant !== 'PAYFORM_HOST');
+  const notices = [...settings.deprecations, ...(leftAlone.length > 0 ? [leftAloneNotice(leftAlone)] : []), ...settings.warnings, ...(plainPublicUrl ? [plainPublicUrl] : [])];
+  for (const line of notices) logger.warn(line);
   const timeoutMs = options.gatewayTimeoutMs ?? settings.gatewayTimeoutMs;
   const gateway = new GatewayClient({
     baseUrl,
@@ -338,9 +342,9 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   });
   await checkLedgerOwner(ledger, settings, logger);
   await checkLedgerGateway(ledger, settings, baseUrl, logger);
-  // A disk that filled while the companion was stopped still reads, and SQLite opened on it takes
-  // no write even once space is freed: refused now, naming the disk, rather than started and
-  // ready for payments it would refuse until the next restart.
+  // A disk that filled while the companion was stopped (its -wal and -shm left by a kill) still
+  // opens and reads: one write says whether it takes payments, refused now, naming the disk,
+  // rather than started ready for payments it would refuse.
   await ledger.probeWrite().catch(async (error: unknown) => {
     await ledger.close();
     throw unopenedLedger(error, settings);
@@ -387,7 +391,6 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   options.extend?.(app);
   // Which database this instance writes to: the first thing to check when two disagree.
   logLedger(ledger, settings, logger);
-
   // The server no longer cancels a stalled statement (no session setting goes through a
   // transaction pooler): the operator sets it where it still reaches every session.
   if (ledger.transactionPooled) {
