@@ -15,11 +15,13 @@ const NON_ASCII = /[\u0080-\u{10ffff}]/u;
  * labels are left as typed.
  */
 export function emailAsWritten(email: string): string {
+  return withDomainLabels(email, (label) => (IDNA_LABEL.test(label) ? domainToUnicode(label) || label : NON_ASCII.test(label) ? label.toLowerCase() : label));
+}
+
+/** The address with each label of its domain as `spelt` gives it (unchanged without an @). */
+function withDomainLabels(email: string, spelt: (label: string) => string): string {
   const at = email.lastIndexOf('@');
-  const domain = email.slice(at + 1);
-  if (at < 0 || !(/(^|\.)xn--/i.test(domain) || NON_ASCII.test(domain))) return email;
-  const labels = domain.split('.').map((label) => (IDNA_LABEL.test(label) ? domainToUnicode(label) || label : NON_ASCII.test(label) ? label.toLowerCase() : label));
-  return `${email.slice(0, at + 1)}${labels.join('.')}`;
+  return at < 0 ? email : `${email.slice(0, at + 1)}${email.slice(at + 1).split('.').map(spelt).join('.')}`;
 }
 
 /** ASCII letters lowered, as SQLite's and PostgreSQL's lower() agree on them. */
@@ -31,10 +33,8 @@ const asciiLower = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.t
  */
 export function emailSpellings(email: string): string[] {
   const written = emailAsWritten(email);
-  const at = written.lastIndexOf('@');
-  const ascii = at < 0 ? undefined : `${written.slice(0, at + 1)}${written.slice(at + 1).split('.').map((label) => (NON_ASCII.test(label) ? domainToASCII(label) || label : label)).join('.')}`;
-  const spellings = [email, written, ...(ascii ? [ascii] : [])];
+  const ascii = withDomainLabels(written, (label) => (NON_ASCII.test(label) ? domainToASCII(label) || label : label));
   const once = new Map<string, string>();
-  for (const spelling of spellings) if (!once.has(asciiLower(spelling))) once.set(asciiLower(spelling), spelling);
+  for (const spelling of [email, written, ascii]) if (!once.has(asciiLower(spelling))) once.set(asciiLower(spelling), spelling);
   return [...once.values()];
 }

@@ -52,12 +52,13 @@ const percentFormats = new Map<string, Intl.NumberFormat>();
 
 /**
  * A count as the page's locale writes it ("23,089"; "23 089" in Ukrainian), or short where room
- * is scarce, as on the chart's scale ("20K"; "20 тис.").
+ * is scarce, as on the chart's scale ("20k"; "20 тис.").
  */
 export function formatCount(count: number, short = false): string {
-  const key = `${displayLocale()} ${short}`;
+  const locale = displayLocale();
+  const key = `${locale} ${short}`;
   let format = countFormats.get(key);
-  if (!format) countFormats.set(key, (format = new Intl.NumberFormat(displayLocale(), short ? { notation: 'compact' } : {})));
+  if (!format) countFormats.set(key, (format = new Intl.NumberFormat(locale, short ? { notation: 'compact' } : {})));
   return format.format(count);
 }
 
