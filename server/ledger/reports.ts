@@ -117,11 +117,11 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
   const byPiece = pieces.map(({ from, to, shift }) => {
     // The period's first bucket starts where its day or hour does, before `from`, as a chart
     // labels it; a piece after a change starts there (a day whose midnight was skipped, too).
-    const first = from === query.from;
+    const floor = from === query.from ? -Infinity : from;
     const ofKey = new Map<number, Tally>();
     const firstKey = Math.floor((from + shift) / size);
     for (let key = firstKey; key <= Math.floor((to - 1 + shift) / size); key++) {
-      const start = first ? (key === firstKey ? (firstDay ?? key * size - shift) : key * size - shift) : Math.max(from, key * size - shift);
+      const start = floor === -Infinity && key === firstKey && firstDay !== undefined ? firstDay : Math.max(floor, key * size - shift);
       const id = query.bucket === 'day' ? key : start;
       let bucket = buckets.get(id);
       if (!bucket) buckets.set(id, (bucket = { start, total: 0, succeeded: 0, failed: 0, inFlight: 0, notSent: 0, cancelled: 0 }));

@@ -80,12 +80,11 @@ export interface PeriodProblem {
 
 /** Dates typed: the period, or what is wrong with them. */
 export function typedPeriod(from: string, to: string): Period | PeriodProblem {
-  const start = dayStart(from);
-  if (!start) return { field: 'from', problem: 'period.noDate' };
+  if (!dayStart(from)) return { field: 'from', problem: 'period.noDate' };
   const end = dayStart(to) && dayStart(to, 1);
   if (!end) return { field: 'to', problem: 'period.noDate' };
-  // What the merchant API takes: from 1970 (its instants), up to a next day it can still write.
-  if (from < '1970-01-01' || dayStart(from, 1)!.getTime() <= 0) return { field: 'from', problem: 'period.outOfRange' };
+  // What the merchant API takes: days of 1970 on (the first from the epoch, periodInstants), up to a next day it can still write.
+  if (from < '1970-01-01') return { field: 'from', problem: 'period.outOfRange' };
   if (end.getFullYear() > 9999) return { field: 'to', problem: 'period.outOfRange' };
   if (to < from) return { field: 'to', problem: 'period.toBeforeFrom' };
   return { choice: 'custom', from, to };
