@@ -38,7 +38,7 @@ export const STORAGE_CODES = /^(53100|58030|25006|SQLITE_FULL|SQLITE_IOERR(_\w+)
 
 /**
  * A SQLite ledger file found damaged (a disk's bad blocks, a copy taken mid-write, a file edited
- * by hand): no request can be served safely from it until a backup is put in its place, so it is
+ * by hand): no request can be served safely from it until it is salvaged or restored, so it is
  * refused as an outage (503), never answered 500 with a stack; ledger-outage.ts says the fix.
  */
 export const DAMAGED_CODES = /^SQLITE_(CORRUPT|NOTADB)(_\w+)?$/;

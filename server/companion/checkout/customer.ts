@@ -57,7 +57,7 @@ export const Name = withoutCardNumber(
 // The shape of an address only, as the gateway's client checks it: zod's default pattern refuses
 // one-letter top-level domains and internationalised addresses, which the widget takes.
 // Its domain as written first (a browser gives xn--), then checked: a card number may be spelt in a domain's other digits.
-const Email = withoutCardNumber(z.string().trim().transform(emailAsWritten).pipe(z.email({ pattern: EMAIL_ADDRESS, error: 'must be an e-mail address' }).max(256))).describe('An e-mail address, at most 256 characters once trimmed (one-letter top-level domains and internationalised addresses are taken; a domain written xn-- is kept in Unicode)');
+const Email = withoutCardNumber(z.string().trim().transform(emailAsWritten).pipe(z.email({ pattern: EMAIL_ADDRESS, error: 'must be an e-mail address' }).max(256))).describe('An e-mail address, at most 256 characters once trimmed (one-letter top-level domains and internationalised addresses are taken; a domain’s xn-- labels are kept in Unicode, its other non-ASCII ones in lower case)');
 
 const Phone = z
   .string()
