@@ -7,7 +7,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import {
-  AuthenticationError, GatewayError, InvalidRequestError, NotFoundError, OutcomeUnknownError, RateLimitError,
+  AuthenticationError, GatewayError, GatewayUnavailableError, InvalidRequestError, NotFoundError, OutcomeUnknownError, RateLimitError,
   UnexpectedResponseError,
 } from '@payform/gateway';
 import { InvalidLedgerInput, isLedgerUnavailable, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from '../../ledger/index.js';
@@ -24,7 +24,7 @@ export const GATEWAY_FAILURES: ReadonlySet<string> = new Set(['gateway_busy', 'g
 
 export function gatewayProblem(error: GatewayError, rename?: (field: string) => string): ApiProblem {
   if (error instanceof InvalidRequestError) {
-    return new ApiProblem(422, 'gateway_rejected', `The gateway refused the request: ${refusalWords(error)}`, fieldReasons(error.fields, rename));
+    return new ApiProblem(422, 'gateway_rejected', `The gateway refused the request: ${gatewayWords(error)}`, fieldReasons(error.fields, rename));
   }
   if (error instanceof NotFoundError) return new ApiProblem(404, 'not_found_at_gateway', 'The gateway does not know this order or resource');
   if (error instanceof RateLimitError) {
@@ -36,14 +36,17 @@ export function gatewayProblem(error: GatewayError, rename?: (field: string) => 
     return new ApiProblem(504, 'outcome_unknown', 'The gateway did not answer in time; the outcome is being checked');
   }
   if (error instanceof UnexpectedResponseError) return new ApiProblem(502, 'gateway_error', 'The gateway answered something the companion cannot read');
-  return new ApiProblem(503, 'gateway_unavailable', 'The gateway cannot be reached; try again shortly', undefined, { 'Retry-After': '5' });
+  // A 5xx is the gateway answering that it failed: "cannot be reached" would send an operator to
+  // the network. No connection or no answer is what that message is for.
+  const what = error instanceof GatewayUnavailableError && error.status !== undefined ? `The gateway failed the request (HTTP ${error.status})` : 'The gateway cannot be reached';
+  return new ApiProblem(503, 'gateway_unavailable', `${what}; try again shortly`, undefined, { 'Retry-After': '5' });
 }
 
 /**
- * What the refusal says, without the address the client asked (the gateway's path names the
+ * What the gateway said, without the address the client asked (the gateway's path names the
  * point of sale): a developer's clue, kept in the log, not for a customer's browser.
  */
-function refusalWords({ message, target }: GatewayError): string {
+export function gatewayWords({ message, target }: GatewayError): string {
   const asked = target === undefined ? '' : ` to ${target}`;
   return asked && message.endsWith(asked) ? message.slice(0, -asked.length) : message;
 }

@@ -1,16 +1,17 @@
 /**
  * Balances as the gateway reports them (bearer ADMIN_TOKEN), amounts in minor units. A terminal
- * whose balance cannot be read is listed under `failed_terminals`, not an error.
+ * whose balance cannot be read is listed under `failed_terminals`, not an error; read alone, it
+ * is 503 `terminal_unavailable` with the gateway's reason.
  *
  *   GET /api/balances/accounts[/:id]   GET /api/balances/terminals[/:id]
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import { GatewayError } from '@payform/gateway';
+import { GatewayError, GatewayUnavailableError } from '@payform/gateway';
 import type { Account } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
-import { gatewayProblem } from '../http/failure-problems.js';
+import { gatewayProblem, gatewayWords } from '../http/failure-problems.js';
 import { ApiProblem } from '../http/problem.js';
 import { AmountView } from '../http/amounts.js';
 
@@ -52,6 +53,16 @@ export async function fromGateway<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * A terminal the gateway cannot read answers its read with a 5xx and its reason, as the list names
+ * it under `failed_terminals`: that terminal's trouble (its acquirer), said with the gateway's
+ * words, not the gateway away.
+ */
+function terminalProblem(error: unknown): unknown {
+  if (!(error instanceof GatewayUnavailableError) || error.status === undefined) return error instanceof GatewayError ? gatewayProblem(error) : error;
+  return new ApiProblem(503, 'terminal_unavailable', `The gateway cannot read this terminal’s balance now: ${gatewayWords(error)}`, undefined, { 'Retry-After': '30' });
+}
+
 function balanceId(c: Context<CompanionEnv>): string {
   const id = c.req.param('id') ?? '';
   if (!BALANCE_ID.test(id)) throw ApiProblem.invalid({ id: 'must be a UUID' });
@@ -75,7 +86,11 @@ export function balanceRoutes(): Hono<CompanionEnv> {
   });
   balances.get('/terminals/:id', async (c) => {
     const id = balanceId(c);
-    return c.json(balanceView(await fromGateway(() => c.var.services.gateway.balances.getTerminal(id))));
+    try {
+      return c.json(balanceView(await c.var.services.gateway.balances.getTerminal(id)));
+    } catch (error) {
+      throw terminalProblem(error);
+    }
   });
 
   return balances;

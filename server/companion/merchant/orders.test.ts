@@ -674,6 +674,13 @@ describe('receipts and balances', () => {
     expect(terminals.terminals.length).toBeGreaterThan(0);
     expect(Array.isArray(terminals.failed_terminals)).toBe(true);
     expect(await stack.json('GET', `/api/balances/terminals/${terminals.terminals[0].id}`, 200, { admin: true })).toMatchObject({ id: terminals.terminals[0].id });
+    // A failed terminal read alone: its reason as the gateway gives it, not the gateway away, and no outage logged.
+    const [failed] = terminals.failed_terminals;
+    const unread = await stack.request('GET', `/api/balances/terminals/${failed.id}`, { admin: true });
+    expect(unread.status).toBe(503);
+    expect(unread.headers.get('retry-after')).toBe('30');
+    expect((await unread.json()).error).toEqual({ code: 'terminal_unavailable', message: `The gateway cannot read this terminal’s balance now: ${failed.message}` });
+    expect(stack.logs.filter((line) => line.includes('keeps failing'))).toEqual([]);
     expect((await stack.json('GET', '/api/balances/accounts/not-a-uuid', 400, { admin: true })).error.fields.id).toBe('must be a UUID');
     expect((await stack.json('GET', '/api/balances/accounts/00000000-0000-0000-0000-000000000000', 404, { admin: true })).error.code).toBe('not_found_at_gateway');
   });

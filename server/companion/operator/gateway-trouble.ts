@@ -132,8 +132,9 @@ export class GatewayTrouble {
   observe(record: GatewayCallRecord): void {
     const { route, outcome } = record;
     const endpointsKey = provesEndpointsKey(record);
-    // A call its caller gave up on says nothing of the gateway.
-    if (outcome === 'aborted') return;
+    // A call its caller gave up on says nothing of the gateway, nor does one terminal's balance
+    // the gateway could not read (a 5xx with its reason: that terminal's acquirer).
+    if (outcome === 'aborted' || (typeof outcome === 'number' && outcome >= 500 && route === TERMINAL_READ)) return;
     let trouble = troubleOf(record);
     const now = this.#clock();
     // A 401 with the endpoints key just after a call without it was taken (the check at start
@@ -211,6 +212,8 @@ export class GatewayTrouble {
     this.#unsaid = 0;
   }
 }
+
+const TERMINAL_READ = 'GET /api/v1/balances/pos/:pos_id/terminals/:terminal_id';
 
 /** The order-state reads: they carry the endpoints key (routes.ts), but the gateway answers them without it. */
 const KEY_NOT_NEEDED = /^GET \/api\/v1\/pos\/:pos_id\/orders\/:order_id(\/:operation)?$/;
