@@ -9,6 +9,7 @@ import { newSavedCardInput, parseInput } from './input.js';
 import { toSavedCard } from './rows.js';
 import type { LedgerTables, SavedCardRow } from './schema.js';
 import type { CustomerDetails, NewSavedCard, SavedCard } from './types.js';
+import { SAVED_CARD_COLUMNS } from './columns.js';
 
 /** A card's row, new: saving a token the customer already has refreshes it instead (below). */
 function newCardRow(ctx: LedgerContext, input: NewSavedCard): SavedCardRow {
@@ -41,7 +42,7 @@ const refreshed = (oc: OnConflictBuilder<LedgerTables, 'saved_cards'>) =>
   }));
 
 export async function saveCard(ctx: LedgerContext, input: NewSavedCard): Promise<SavedCard> {
-  const row = await ctx.db.insertInto('saved_cards').values(newCardRow(ctx, input)).onConflict(refreshed).returningAll().executeTakeFirstOrThrow();
+  const row = await ctx.db.insertInto('saved_cards').values(newCardRow(ctx, input)).onConflict(refreshed).returning(SAVED_CARD_COLUMNS).executeTakeFirstOrThrow();
   return toSavedCard(row);
 }
 
@@ -61,14 +62,14 @@ export async function savePaymentCard(ctx: LedgerContext, sessionId: string, inp
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('no_card_sessions').select(sql.lit(1).as('one')).where('session_id', '=', sessionId)))),
     )
     .onConflict(refreshed)
-    .returningAll()
+    .returning(SAVED_CARD_COLUMNS)
     .executeTakeFirst();
   return saved && toSavedCard(saved);
 }
 
 /** Most recently used first. */
 export async function listCards(ctx: LedgerContext, customerId: string): Promise<SavedCard[]> {
-  const rows = await ctx.db.selectFrom('saved_cards').selectAll().where('customer_id', '=', customerId).orderBy('last_used_at', 'desc').orderBy('id').execute();
+  const rows = await ctx.db.selectFrom('saved_cards').select(SAVED_CARD_COLUMNS).where('customer_id', '=', customerId).orderBy('last_used_at', 'desc').orderBy('id').execute();
   return rows.map(toSavedCard);
 }
 
@@ -76,7 +77,7 @@ export async function listCards(ctx: LedgerContext, customerId: string): Promise
 export async function findCard(ctx: LedgerContext, customerId: string, idOrToken: string): Promise<SavedCard | undefined> {
   const row = await ctx.db
     .selectFrom('saved_cards')
-    .selectAll()
+    .select(SAVED_CARD_COLUMNS)
     .where('customer_id', '=', customerId)
     .where((eb) => eb.or([eb('id', '=', idOrToken), eb('cc_token', '=', idOrToken)]))
     .executeTakeFirst();

@@ -2,6 +2,7 @@
 // and the clock.
 import type { Kysely } from 'kysely';
 import type { LedgerTables } from './schema.js';
+import { PAYMENT_COLUMNS } from './columns.js';
 
 export type LedgerDb = Kysely<LedgerTables>;
 
@@ -40,5 +41,5 @@ export function lockingRead(ctx: LedgerContext, of?: string) {
  * writes is serialised per order, across instances too.
  */
 export function lockPayment(ctx: LedgerContext, trx: LedgerDb, orderId: string) {
-  return trx.selectFrom('payments').selectAll().where('order_id', '=', orderId).$call(lockingRead(ctx)).executeTakeFirst();
+  return trx.selectFrom('payments').select(PAYMENT_COLUMNS).where('order_id', '=', orderId).$call(lockingRead(ctx)).executeTakeFirst();
 }

@@ -8,6 +8,7 @@ import type { LedgerContext, LedgerDb } from './context.js';
 import { noticeDue } from './notices.js';
 import { toPayment } from './rows.js';
 import type { DiscrepancyReport, Payment, PaymentDiscrepancy } from './types.js';
+import { PAYMENT_COLUMNS } from './columns.js';
 
 /**
  * How many distinct reports after the first a discrepancy keeps. A person settles a held order
@@ -125,7 +126,7 @@ export async function flagDiscrepancy(ctx: LedgerContext, db: LedgerDb, payment:
       .set({ mismatch_report: JSON.stringify(next), updated_at: now, ...noticeDue(now) })
       .where('order_id', '=', payment.orderId)
       .where('mismatch_report', stored === null ? 'is' : '=', stored)
-      .returningAll()
+      .returning(PAYMENT_COLUMNS)
       .executeTakeFirst();
     if (row) return toPayment(row);
     const current = await db.selectFrom('payments').select('mismatch_report').where('order_id', '=', payment.orderId).executeTakeFirst();

@@ -24,6 +24,7 @@ import { toPayment, toStoredEvent } from './rows.js';
 import type { LedgerTables, PaymentRow, WebhookEventRow } from './schema.js';
 import { checkMovedMoney } from './unasked-operations.js';
 import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentStatus, PaymentUpdate, RestatedOperation, StoredEvent } from './types.js';
+import { EVENT_COLUMNS, PAYMENT_COLUMNS } from './columns.js';
 
 /** What an event says, without the raw payload: enough to apply it again later. */
 type EventFacts = Omit<GatewayEvent, 'data' | 'body'>;
@@ -285,7 +286,7 @@ const insertEvent = oncePerLedger((ctx: LedgerContext) =>
 
 /** The stored event, read as it is (no lock), prepared once per database. */
 const selectEvent = oncePerLedger((ctx: LedgerContext) =>
-  prepareQuery<{ id: string }, WebhookEventRow>((slot) => ctx.db.selectFrom('webhook_events').selectAll().where('id', '=', slot('id'))),
+  prepareQuery<{ id: string }, WebhookEventRow>((slot) => ctx.db.selectFrom('webhook_events').select(EVENT_COLUMNS).where('id', '=', slot('id'))),
 );
 
 /** A payment's event on its way into a batch: its row, and the guarded forward step's values. */
@@ -394,7 +395,7 @@ const advancingBatch = oncePerLedger((ctx: LedgerContext) => {
       guardedUpdate(qc, step, arg)
         .from('fresh as batch' as never)
         .clearReturning()
-        .returningAll('payments')
+        .returning(PAYMENT_COLUMNS.map((column) => `payments.${column}` as const))
         .returning(batchRef('event_id').as('event_id'));
     const behind = (qc: Creator) =>
       (qc as unknown as typeof db)
@@ -402,7 +403,7 @@ const advancingBatch = oncePerLedger((ctx: LedgerContext) => {
         .innerJoin('fresh as batch', 'batch.arg_orderId', 'payments.order_id')
         .where(sql<SqlBool>`not (${paymentProgression.forward(arg('rank'))}) and not (${paymentProgression.same(arg('status'))})`)
         .where(samePayment(arg) as never)
-        .selectAll('payments')
+        .select(PAYMENT_COLUMNS.map((column) => `payments.${column}` as const))
         .select(batchRef('event_id').as('event_id'));
     const outcomeOf = (from: string, outcome: EventOutcome) => (qc: Creator) => (qc as unknown as typeof db).selectFrom(from).select([`${from}.event_id`, sql.lit(outcome).as('outcome')]);
     const joined = (alias: string) => sql.raw(alias);
@@ -522,7 +523,7 @@ async function applyStored(ctx: LedgerContext, trx: LedgerDb, id: string, facts:
     // cannot deadlock with a settlement re-applying the same parked event; then reads it again,
     // as it is under the lock. (On SQLite the transaction holds the database's write lock.)
     await lockPayment(ctx, trx, facts.orderId);
-    stored = toStoredEvent(await trx.selectFrom('webhook_events').selectAll().where('id', '=', id).$call(lockingRead(ctx)).executeTakeFirstOrThrow());
+    stored = toStoredEvent(await trx.selectFrom('webhook_events').select(EVENT_COLUMNS).where('id', '=', id).$call(lockingRead(ctx)).executeTakeFirstOrThrow());
     if (stored.appliedAt !== null) return unchanged(stored);
   }
   const effect = await applyEvent(ctx, trx, facts);
@@ -553,10 +554,10 @@ export async function reviewEvent(ctx: LedgerContext, id: string): Promise<Store
     .where('applied_at', 'is', null)
     .where('outcome', '=', 'unmatched')
     .where('reviewed_at', 'is', null)
-    .returningAll()
+    .returning(EVENT_COLUMNS)
     .executeTakeFirst();
   if (reviewed) return toStoredEvent(reviewed);
-  const stored = await ctx.db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
+  const stored = await ctx.db.selectFrom('webhook_events').select(EVENT_COLUMNS).where('id', '=', id).executeTakeFirst();
   if (!stored || stored.reviewed_at !== null) return stored && toStoredEvent(stored);
   throw new LedgerConflict('event_not_unmatched', `The event is ${stored.outcome}: only an unmatched event can be marked reviewed`);
 }
@@ -597,7 +598,7 @@ function changedNothing(ingest: EventIngest): boolean {
 export async function reapplyParkedEvents(ctx: LedgerContext, trx: LedgerDb, orderId: string): Promise<void> {
   const rows = await trx
     .selectFrom('webhook_events')
-    .selectAll()
+    .select(EVENT_COLUMNS)
     .where('order_id', '=', orderId)
     .where('outcome', '=', 'parked')
     .orderBy('received_at')
@@ -608,6 +609,6 @@ export async function reapplyParkedEvents(ctx: LedgerContext, trx: LedgerDb, ord
 }
 
 export async function eventsOf(db: LedgerDb, orderId: string): Promise<StoredEvent[]> {
-  const rows = await db.selectFrom('webhook_events').selectAll().where('order_id', '=', orderId).orderBy('received_at').orderBy('id').execute();
+  const rows = await db.selectFrom('webhook_events').select(EVENT_COLUMNS).where('order_id', '=', orderId).orderBy('received_at').orderBy('id').execute();
   return rows.map(toStoredEvent);
 }

@@ -7,6 +7,7 @@ import { discrepancySettlementInput, parseInput } from './input.js';
 import { getPayment } from './payments.js';
 import { toPayment } from './rows.js';
 import type { Payment } from './types.js';
+import { PAYMENT_COLUMNS } from './columns.js';
 
 /**
  * A person settled a held order — with the customer, or at the gateway — and says how: the
@@ -34,7 +35,7 @@ export async function settleDiscrepancy(ctx: LedgerContext, orderId: string, inp
       .set({ mismatch_report: JSON.stringify(settled), updated_at: now })
       .where('order_id', '=', orderId)
       .where('mismatch_report', '=', JSON.stringify(discrepancy))
-      .returningAll()
+      .returning(PAYMENT_COLUMNS)
       .executeTakeFirst();
     // The order's events that apply to nothing brought its reports: settled with them, they
     // leave the unmatched list and its alert, and are not tried again (which, past the reports

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { LedgerContext } from './context.js';
 import { parseInput } from './input.js';
 import type { IdempotencyKeyRow } from './schema.js';
+import { IDEMPOTENCY_KEY_COLUMNS } from './columns.js';
 
 export interface IdempotencyRequest {
   /**
@@ -122,7 +123,7 @@ export async function claimIdempotencyKey(ctx: LedgerContext, input: Idempotency
       .executeTakeFirst();
     if (orphaned) return { outcome: 'interrupted', claimId };
 
-    const row = await ctx.db.selectFrom('idempotency_keys').selectAll().where('scope', '=', ours.scope).where('key', '=', ours.key).executeTakeFirst();
+    const row = await ctx.db.selectFrom('idempotency_keys').select(IDEMPOTENCY_KEY_COLUMNS).where('scope', '=', ours.scope).where('key', '=', ours.key).executeTakeFirst();
     if (!row) continue;
     if (row.fingerprint !== request.fingerprint) return { outcome: 'reused' };
     const answer = storedOf(row);

@@ -15,6 +15,7 @@ import { toOperations } from './operations.js';
 import { toPayment } from './rows.js';
 import type { OperationRow, PaymentRow } from './schema.js';
 import type { DueNotice, NoticeClaim, NoticeState, Operation, Payment } from './types.js';
+import { OPERATION_COLUMNS, PAYMENT_COLUMNS } from './columns.js';
 
 /** How long whoever made a change has to tell it before reconciliation may tell it instead. */
 export const NOTICE_GRACE_MS = 60_000;
@@ -47,6 +48,7 @@ export async function claimNotices(ctx: LedgerContext, input: NoticeClaim): Prom
 }
 
 const keyOf = { payments: 'order_id', operations: 'id' } as const;
+const columnsOf = { payments: PAYMENT_COLUMNS, operations: OPERATION_COLUMNS } as const;
 
 async function claimIn(ctx: LedgerContext, table: keyof typeof keyOf, limit: number, leaseMs: number) {
   const now = ctx.now();
@@ -73,7 +75,7 @@ async function claimIn(ctx: LedgerContext, table: keyof typeof keyOf, limit: num
     .set((eb) => ({ notice_due_at: now + leaseMs, notice_attempts: eb('notice_attempts', '+', 1) }))
     .where(key, 'in', (eb) => eb.selectFrom('due').select(key))
     .where('notice_due_at', '<=', now)
-    .returningAll()
+    .returning(columnsOf[table] as never)
     .execute();
 }
 

@@ -12,12 +12,13 @@ import { operationProgression, progressTo } from './progression.js';
 import { operationResultColumns, toJson, toOperation, toPayment } from './rows.js';
 import type { OperationRow } from './schema.js';
 import type { Operation, OperationOrigin, OperationProgress, OperationRequest, OperationResult, OrderTotals, Payment } from './types.js';
+import { OPERATION_COLUMNS, PAYMENT_COLUMNS } from './columns.js';
 
 /** Order ids one read of operationsOfOrders takes: a page of the list (at most 200) is one statement. */
 const ORDERS_PER_READ = 500;
 
 export async function operationsOf(db: LedgerDb, orderId: string): Promise<Operation[]> {
-  const rows = await db.selectFrom('operations').selectAll().where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
+  const rows = await db.selectFrom('operations').select(OPERATION_COLUMNS).where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
   return toOperations(db, rows);
 }
 
@@ -44,7 +45,7 @@ export async function operationsOfOrders(db: LedgerDb, orderIds: readonly string
   for (let start = 0; start < ids.length; start += ORDERS_PER_READ) {
     const rows = await db
       .selectFrom('operations')
-      .selectAll()
+      .select(OPERATION_COLUMNS)
       .where('order_id', 'in', ids.slice(start, start + ORDERS_PER_READ))
       .orderBy('created_at')
       .orderBy('id')
@@ -61,7 +62,7 @@ export async function operationsOfOrders(db: LedgerDb, orderIds: readonly string
 export async function findOperationByRequestKey(db: LedgerDb, orderId: string, requestKey: string): Promise<Operation | undefined> {
   const row = await db
     .selectFrom('operations')
-    .selectAll()
+    .select(OPERATION_COLUMNS)
     .where('order_id', '=', orderId)
     .where('request_key', '=', requestKey)
     .orderBy('created_at', 'desc')
@@ -71,7 +72,7 @@ export async function findOperationByRequestKey(db: LedgerDb, orderId: string, r
 }
 
 export async function getOperation(db: LedgerDb, id: string): Promise<Operation | undefined> {
-  const row = await db.selectFrom('operations').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('operations').select(OPERATION_COLUMNS).where('id', '=', id).executeTakeFirst();
   return row && toOperationOf(db, row);
 }
 
@@ -159,7 +160,7 @@ export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: st
       })
       .where('id', '=', id)
       .where(step === 'advanced' ? operationProgression.forward(operationProgression.rank(status)) : operationProgression.same(status))
-      .returningAll()
+      .returning(OPERATION_COLUMNS)
       .executeTakeFirst(),
   );
   const operation = row ? await toOperationOf(db, row) : await getOperation(db, id);
@@ -173,7 +174,7 @@ export async function markOperationChecked(ctx: LedgerContext, id: string): Prom
 }
 
 export async function totalsOf(ctx: LedgerContext, orderId: string, overCapturePercent?: number): Promise<OrderTotals> {
-  const payment = await ctx.db.selectFrom('payments').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+  const payment = await ctx.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('order_id', '=', orderId).executeTakeFirst();
   if (!payment) throw new LedgerNotFound('order', orderId);
   return orderTotals(toPayment(payment), await operationsOf(ctx.db, orderId), overCapturePercent);
 }

@@ -17,6 +17,7 @@ import { UNSETTLED } from './discrepancies.js';
 import { CUSTOMER_EMAIL } from './migrations.js';
 import { emailSpellings } from './email-domain.js';
 import type { LedgerTables, PaymentRow } from './schema.js';
+import { PAYMENT_COLUMNS } from './columns.js';
 
 /**
  * Index entries a window reads: a few at first, for a page of common matches, then doubling up to
@@ -82,7 +83,7 @@ export function searchOrders(ctx: LedgerContext, query: OrderSearch, page: PageR
 
 /** One read of the page, whatever the filters: the database walks the index as far as it takes. */
 export function matchingOrders(ctx: LedgerContext, query: OrderSearch, page: PageRequest): Promise<PaymentRow[]> {
-  return ctx.db.selectFrom('payments').selectAll().$call(meeting(conditionsOf(ctx, query).values())).$call(newestFirst('created_at', 'order_id', page)).execute();
+  return ctx.db.selectFrom('payments').select(PAYMENT_COLUMNS).$call(meeting(conditionsOf(ctx, query).values())).$call(newestFirst('created_at', 'order_id', page)).execute();
 }
 
 /**
@@ -120,7 +121,7 @@ export async function ordersInWindows(ctx: LedgerContext, query: OrderSearch, pa
     found.push(
       ...(await ctx.db
         .selectFrom('payments')
-        .selectAll()
+        .select(PAYMENT_COLUMNS)
         .$call(meeting(checked))
         .$if(bottom !== undefined, (q) => q.$call(upTo('created_at', 'order_id', bottom!)))
         .$call(newestFirst('created_at', 'order_id', { limit: page.limit - found.length, position }))

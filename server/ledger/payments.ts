@@ -12,12 +12,13 @@ import type { StepOrder } from './progression.js';
 import { toPayment } from './rows.js';
 import type { LedgerTables, PaymentDetailColumns, PaymentRow } from './schema.js';
 import type { DiscrepancyReport, Payment, PaymentDetails, PaymentMethod, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
+import { PAYMENT_COLUMNS } from './columns.js';
 
 type Step = 'advanced' | 'updated';
 
 /** Read on every pay answer, return and order-state check: prepared once per database. */
 const paymentByOrder = oncePerLedger((ctx: LedgerContext) =>
-  prepareQuery<{ orderId: string }, PaymentRow>((slot) => ctx.db.selectFrom('payments').selectAll().where('order_id', '=', slot('orderId'))),
+  prepareQuery<{ orderId: string }, PaymentRow>((slot) => ctx.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('order_id', '=', slot('orderId'))),
 );
 
 export async function getPayment(ctx: LedgerContext, db: LedgerDb, orderId: string): Promise<Payment | undefined> {
@@ -99,7 +100,7 @@ export function guardedUpdate(db: QueryCreator<LedgerTables>, step: Step, slot: 
     .where(samePayment(slot))
     // Only a step can make a held payment a success; a refresh of its status still merges details.
     .$if(step === 'advanced', (q) => q.where((eb) => eb.or([eb('mismatch_report', 'is', null), eb(eb.val(slot('movesHeld')), '=', eb.lit(1)), eb('mismatch_report', '=', slot('heldAs'))])))
-    .returningAll();
+    .returning(PAYMENT_COLUMNS);
 }
 
 /** SQL: the stored payment is the one the update describes (its method, figures and payment id, where it names them). */

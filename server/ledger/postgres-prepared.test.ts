@@ -1,5 +1,5 @@
-// The ledger's named prepared statements on PostgreSQL: a plan another instance's migration made
-// stale (a column added to a table read with `select *`) is prepared again, not an error.
+// The ledger's named prepared statements on PostgreSQL: a read prepared before another instance's
+// migration added a column answers after it, as before (the whole paths: integration/later-release.test.ts).
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';

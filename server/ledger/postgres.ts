@@ -142,8 +142,9 @@ const QUERY_TIMEOUT = 'Query read timeout';
 
 /** Statement texts named so far; past this many, new texts run unnamed (generated SQL is bounded, but not by us). */
 const MAX_NAMED = 512;
-// PostgreSQL's "cached plan must not change result type": a named `select *` prepared before a
-// migration added a column (another instance's, during a rolling upgrade).
+// PostgreSQL's "cached plan must not change result type": a named statement whose result a
+// migration changed (another instance's, during a rolling upgrade). The ledger's statements name
+// their columns (columns.ts), so an added column does not; a column's type changed still would.
 const STALE_PLAN = '0A000';
 
 /**

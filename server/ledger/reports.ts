@@ -17,6 +17,7 @@ import { localDayStart, offsetSpans } from './time-zone.js';
 import type {
   CurrencyTotals, EventListQuery, EventPage, MoneyTotalsQuery, Operation, OrderDetail, OrderListQuery, OrderPage, Payment, StaleQuery, StatsBucket, StatsQuery, StoredEvent,
 } from './types.js';
+import { EVENT_COLUMNS, OPERATION_COLUMNS, PAYMENT_COLUMNS } from './columns.js';
 
 const DEFAULT_BATCH = 100;
 const MAX_BUCKETS = 5000;
@@ -65,7 +66,7 @@ export async function listEvents(ctx: LedgerContext, input: EventListQuery): Pro
   const page = pageRequest('events', query);
   const rows = await ctx.db
     .selectFrom('webhook_events')
-    .selectAll()
+    .select(EVENT_COLUMNS)
     // Implied by both outcomes; said so the partial index of waiting events can serve the read.
     .where('applied_at', 'is', null)
     .where('outcome', '=', query.outcome)
@@ -221,7 +222,7 @@ export async function listStalePayments(ctx: LedgerContext, input: StaleQuery): 
   const query = parseInput(staleInput, input);
   const rows = await ctx.db
     .selectFrom('payments')
-    .selectAll()
+    .select(PAYMENT_COLUMNS)
     .where('status', 'in', ['init', 'pending'])
     // A payment held for a discrepancy waits for a person, not for the gateway.
     .where('mismatch_report', 'is', null)
@@ -247,7 +248,7 @@ export async function listUnsettledOperations(ctx: LedgerContext, input: StaleQu
   const query = parseInput(staleInput, input);
   const rows = await ctx.db
     .selectFrom('operations')
-    .selectAll()
+    .select(OPERATION_COLUMNS)
     .where('status', '=', 'pending')
     .where((eb) =>
       eb.or([
@@ -270,7 +271,7 @@ export async function listWaitingEvents(ctx: LedgerContext, input: StaleQuery): 
   const query = parseInput(staleInput, input);
   const rows = await ctx.db
     .selectFrom('webhook_events')
-    .selectAll()
+    .select(EVENT_COLUMNS)
     .where('applied_at', 'is', null)
     // Settled elsewhere by a person: a re-delivery is still tried, reconciliation leaves it.
     .where('reviewed_at', 'is', null)

@@ -14,6 +14,7 @@ import type { SlotOf } from './prepared.js';
 import { toJson, toPayment, toSession } from './rows.js';
 import type { CheckoutSessionRow, PaymentRow } from './schema.js';
 import type { ChargeReopening, CheckoutSession, SessionExtension, NewCheckoutSession, PayAttemptClaim, PayAttemptRefusal, PayAttemptRequest, Payment, PaymentMode } from './types.js';
+import { PAYMENT_COLUMNS, SESSION_COLUMNS } from './columns.js';
 
 const DEFAULT_TTL_SECONDS = 30 * 60;
 /** What one extension gives: the customer told two minutes before the end gets ten more. */
@@ -54,44 +55,6 @@ export function newOrderId(draw: () => string = randomOrderHex): string {
     if (/[a-f]/.test(id) && !holdsCardNumber(id)) return id;
   }
 }
-
-/** Every column of a payment row, so the claim's INSERT can be prepared with a slot for each. */
-const paymentColumns = Object.keys({
-  order_id: true,
-  session_id: true,
-  attempt: true,
-  mode: true,
-  method: true,
-  amount: true,
-  currency: true,
-  split: true,
-  status: true,
-  status_code: true,
-  status_description: true,
-  payment_id: true,
-  gateway_order_id: true,
-  billing_order_id: true,
-  transaction_id: true,
-  cc_mask: true,
-  card_brand: true,
-  cc_token: true,
-  cc_token_expiration: true,
-  user_action_url: true,
-  checkout_url: true,
-  receipt_url: true,
-  customer: true,
-  customer_id: true,
-  created_at: true,
-  updated_at: true,
-  last_seen_at: true,
-  finalized_at: true,
-  mismatch_report: true,
-  notice_due_at: true,
-  notice_attempts: true,
-  absent_reads: true,
-  absent_read_at: true,
-  unsent_at: true,
-} satisfies Record<keyof PaymentRow, true>) as (keyof PaymentRow)[];
 
 /**
  * Every column of a session row with its SQL type, for the prepared INSERTs that open one (an
@@ -135,7 +98,7 @@ const statements = oncePerLedger((ctx: LedgerContext) => ({
   // nullable side; the session's lock serialises its attempts anyway).
   lockedSessionWithAttempt: prepareQuery<BySession, SessionWithAttemptRow>((slot) => sessionWithAttempt(ctx, slot('sessionId')).$call(lockingRead(ctx, 's')) as never),
   latestAttempt: prepareQuery<BySession, PaymentRow>((slot) =>
-    ctx.db.selectFrom('payments').selectAll().where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1)),
+    ctx.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1)),
   ),
   insertSession: prepareQuery<CheckoutSessionRow, never>((slot) =>
     ctx.db
@@ -159,7 +122,7 @@ const statements = oncePerLedger((ctx: LedgerContext) => ({
   insertPayment: prepareQuery<PaymentRow, never>((slot) =>
     ctx.db
       .insertInto('payments')
-      .values(Object.fromEntries(paymentColumns.map((column) => [column, slot(column)])) as unknown as PaymentRow)
+      .values(Object.fromEntries(PAYMENT_COLUMNS.map((column) => [column, slot(column)])) as unknown as PaymentRow)
       .onConflict((oc) => oc.doNothing()),
   ),
 }));
@@ -238,7 +201,7 @@ function claimNextAttempt(ctx: LedgerContext, slot: SlotOf<ClaimArgs>) {
   // The session (`s`) beside its latest attempt, if any: the row of the next attempt, when one may start.
   const nextAttempt = (query: SelectQueryBuilder<Loose, string, object>) =>
     query
-      .select(paymentColumns.map((column) => values[column].as(column)))
+      .select(PAYMENT_COLUMNS.map((column) => values[column].as(column)))
       .where(sql<SqlBool>`s.closed_at is null`)
       .where(sql<SqlBool>`s.expires_at > ${now}`)
       .where(sql<SqlBool>`(latest.status is null or latest.status = 'failure')`)
@@ -248,7 +211,7 @@ function claimNextAttempt(ctx: LedgerContext, slot: SlotOf<ClaimArgs>) {
   if (ctx.dialect === 'sqlite') {
     return db
       .insertInto('payments')
-      .columns(paymentColumns as never)
+      .columns(PAYMENT_COLUMNS as never)
       .expression(
         nextAttempt(
           db
@@ -258,18 +221,18 @@ function claimNextAttempt(ctx: LedgerContext, slot: SlotOf<ClaimArgs>) {
         ),
       )
       .onConflict((oc) => oc.doNothing())
-      .returningAll() as unknown as Compilable<PaymentRow>;
+      .returning(PAYMENT_COLUMNS) as unknown as Compilable<PaymentRow>;
   }
   return db
-    .with('s', (qc) => qc.selectFrom('checkout_sessions').selectAll().where('id', '=', slot('sessionId')).forUpdate())
+    .with('s', (qc) => qc.selectFrom('checkout_sessions').select(SESSION_COLUMNS).where('id', '=', slot('sessionId')).forUpdate())
     .with('latest', (qc) => latest(qc))
     .with('claimed', (qc) =>
       qc
         .insertInto('payments')
-        .columns(paymentColumns as never)
+        .columns(PAYMENT_COLUMNS as never)
         .expression(nextAttempt(qc.selectFrom('s').leftJoin('latest', (join) => join.onTrue()) as never))
         .onConflict((oc) => oc.doNothing())
-        .returningAll() as never,
+        .returning(PAYMENT_COLUMNS) as never,
     )
     .selectFrom('claimed')
     .selectAll() as unknown as Compilable<PaymentRow>;
@@ -286,8 +249,8 @@ function sessionWithAttempt(ctx: LedgerContext, sessionId: string) {
         .onRef('p.session_id', '=', 's.id')
         .on('p.attempt', '=', (eb) => eb.selectFrom('payments as latest').select((max) => max.fn.max('latest.attempt').as('attempt')).whereRef('latest.session_id', '=', 's.id')),
     )
-    .selectAll('s')
-    .select(paymentColumns.map((column) => sql.ref(`p.${column}`).as(`${ATTEMPT_PREFIX}${column}`)))
+    .select(SESSION_COLUMNS.map((column) => `s.${column}` as const))
+    .select(PAYMENT_COLUMNS.map((column) => sql.ref(`p.${column}`).as(`${ATTEMPT_PREFIX}${column}`)))
     .where('s.id', '=', sessionId);
 }
 
@@ -372,7 +335,7 @@ export async function getSession(ctx: LedgerContext, id: string): Promise<Checko
 }
 
 /** Each payment column beside the name the session read gives it, named once. */
-const attemptColumns = paymentColumns.map((column) => [column, `${ATTEMPT_PREFIX}${column}`] as const);
+const attemptColumns = PAYMENT_COLUMNS.map((column) => [column, `${ATTEMPT_PREFIX}${column}`] as const);
 
 /** The latest attempt read beside its session, or null. */
 function attemptOf(row: SessionWithAttemptRow): Payment | null {
@@ -410,7 +373,7 @@ export async function reopenCharge(ctx: LedgerContext, sessionId: string, ttlSec
     const session = await trx.selectFrom('checkout_sessions').select(['card_id', 'closed_at']).where('id', '=', sessionId).$call(lockingRead(ctx)).executeTakeFirst();
     if (!session?.card_id) return 'taken';
     if (session.closed_at !== null) return 'closed';
-    const attempts = await trx.selectFrom('payments').selectAll().where('session_id', '=', sessionId).orderBy('attempt').execute();
+    const attempts = await trx.selectFrom('payments').select(PAYMENT_COLUMNS).where('session_id', '=', sessionId).orderBy('attempt').execute();
     if (!noPaymentAmong(attempts.map(toPayment))) return 'taken';
     await trx.updateTable('checkout_sessions').set({ expires_at: ctx.now() + lifetimeMs }).where('id', '=', sessionId).execute();
     return 'reopened';
@@ -495,7 +458,7 @@ async function resend(ctx: LedgerContext, trx: LedgerDb, unsent: Payment, mode: 
     .where('order_id', '=', unsent.orderId)
     .where('status', 'in', ['init', 'pending'])
     .where('unsent_at', 'is not', null)
-    .returningAll()
+    .returning(PAYMENT_COLUMNS)
     .executeTakeFirst();
   return row && toPayment(row);
 }
