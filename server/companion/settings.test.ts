@@ -67,6 +67,7 @@ describe('readCompanionConfig', () => {
       PAYFORM_TEST_MODE: 'false',
       PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '10',
       PAYFORM_SESSION_TTL_SECONDS: '900',
+      PAYFORM_ACCEPTED_BRANDS: 'visa, mastercard',
       PAYFORM_TRUST_PROXY: 'true',
       PAYFORM_LOG_LEVEL: 'debug',
     });
@@ -84,9 +85,17 @@ describe('readCompanionConfig', () => {
       testMode: false,
       captureOverReservePercent: 10,
       sessionTtlSeconds: 900,
+      acceptedBrands: ['visa', 'mastercard'],
       trustProxy: true,
       logLevel: 'debug',
     });
+  });
+
+  it('refuses card schemes the widget does not know at start, with the id meant, and an empty list', () => {
+    const base = { PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    expect(readCompanionConfig(base).acceptedBrands).toBeUndefined();
+    expect(() => readCompanionConfig({ ...base, PAYFORM_ACCEPTED_BRANDS: 'visa,American Express' })).toThrow(/PAYFORM_ACCEPTED_BRANDS\b.*"American Express" is amex/);
+    expect(() => readCompanionConfig({ ...base, PAYFORM_ACCEPTED_BRANDS: ' , ' })).toThrow(/PAYFORM_ACCEPTED_BRANDS\b.*must name at least one brand/);
   });
 
   it('refuses an origin given as a page’s address at start, naming the origin it would be: only origins are compared', () => {

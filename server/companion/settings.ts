@@ -23,6 +23,7 @@
  * | PAYFORM_TEST_MODE | sessions are test sessions (banner, test cards) | true on a sandbox or the test credentials |
  * | PAYFORM_CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the bundled sandbox, else 0 |
  * | PAYFORM_SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
+ * | PAYFORM_ACCEPTED_BRANDS | the card schemes the shop takes, the widget's brand ids comma-separated (visa,mastercard) | every scheme the widget knows |
  * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For behind proxies of yours: true for those on this machine or a private network, or a comma-separated list of what to trust: private, and networks (a CDN's) | false |
  * | PAYFORM_RATE_LIMITS | the rateLimits option's limits as name=value pairs, comma-separated (perClient=60,declinesPerClient=40) | rateLimits' defaults |
  * | PAYFORM_METRICS_TOKEN | serves GET /metrics to this bearer token (≥ 16 characters) | unset: no /metrics |
@@ -54,6 +55,8 @@ import { Origin } from './origin-setting.js';
 import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payments/notify-url.js';
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, StrayVariable, UnreadVariable } from './environment.js';
 import { eitherOf } from './near-names.js';
+import { AcceptedBrands } from './checkout/accepted-brands.js';
+import type { BrandId } from '@payform/card/fields';
 import { RATE_WINDOW_MS } from './config.js';
 import { guessable } from './guessable.js';
 import type { MillisecondsRule, RateLimits } from './config.js';
@@ -92,6 +95,8 @@ export interface CompanionSettings {
   readonly testMode: boolean;
   readonly captureOverReservePercent: number;
   readonly sessionTtlSeconds: number;
+  /** PAYFORM_ACCEPTED_BRANDS: the card schemes the shop takes; undefined: every one the widget knows. */
+  readonly acceptedBrands: readonly BrandId[] | undefined;
   readonly trustProxy: boolean | readonly string[];
   /** PAYFORM_RATE_LIMITS: the limits it names (the rest keep their defaults); undefined: none named. */
   readonly rateLimits: Partial<RateLimits> | undefined;
@@ -237,6 +242,11 @@ const Variables = z.object({
   PAYFORM_TEST_MODE: Flag.optional(),
   PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: z.string().regex(/^\d{1,3}(\.\d+)?$/, { error: 'must be a percentage' }).transform(Number).pipe(z.number().max(100)).optional(),
   PAYFORM_SESSION_TTL_SECONDS: z.string().regex(/^\d+$/, { error: 'must be a number of seconds' }).transform(Number).pipe(z.number().min(60).max(7 * 86_400)).default(1800),
+  PAYFORM_ACCEPTED_BRANDS: z
+    .string()
+    .transform((list) => list.split(',').map((id) => id.trim()).filter((id) => id !== ''))
+    .pipe(AcceptedBrands)
+    .optional(),
   PAYFORM_TRUST_PROXY: TrustProxySetting.default(false),
   PAYFORM_RATE_LIMITS: RateLimitsSetting.optional(),
   PAYFORM_METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
@@ -307,6 +317,18 @@ export function companionSettingsOf(given: unknown, caller: string): CompanionSe
   const fields = Object.keys(SETTINGS_FIELDS).filter((field) => field in given);
   // Variables with a wrong value among them (an object, a function) are readCompanionConfig's to name.
   if (Object.values(given).every(isVariableValue) || fields.length === 0) return readCompanionConfig(given as EnvironmentInput);
+  // One it does not have would be ignored: a shop's own limit (acceptedBrands before it was a setting) would not hold.
+  const strays = Object.keys(given).filter((name) => !isSettingName(name));
+  if (strays.length > 0) {
+    const named = strays.map((name) => {
+      const meant = nearestName(name, Object.keys(SETTINGS_FIELDS));
+      return meant ? `${name} (${meant}?)` : name;
+    });
+    throw new TypeError(
+      `${caller}(settings, options) was given settings it does not have, which would be ignored: ${named.join(', ')}; ` +
+        `the settings are readCompanionConfig's fields (docs/companion.md lists each variable), and options such as basePath go in the second argument`,
+    );
+  }
   const missing = Object.entries(SETTINGS_FIELDS).filter(([field, required]) => required && (given as Record<string, unknown>)[field] === undefined);
   if (missing.length === 0) return given as CompanionSettings;
   throw new TypeError(
@@ -320,7 +342,7 @@ const SETTINGS_FIELDS: Readonly<Record<keyof CompanionSettings, boolean>> = {
   port: true, host: false, production: true, publicUrl: true, publicUrlDerived: true, gatewayBaseUrl: false, credentials: true, previousApiSecret: false,
   tokenizer: false, databaseUrl: true, databaseUrlDefaulted: true, ledgerHandoverFrom: false, gatewayTimeoutMs: false,
   databaseStatementTimeoutMs: false, adminToken: true, adminTokenGenerated: true, allowedOrigins: true, sandboxOrigin: false,
-  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, trustProxy: true, rateLimits: false, metricsToken: false,
+  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, acceptedBrands: false, trustProxy: true, rateLimits: false, metricsToken: false,
   metricsAddress: false, logLevel: true, backOffice: false, notify: false, deprecations: true, warnings: true, misspelt: true, leftAlone: true,
 };
 
@@ -480,6 +502,7 @@ function settingsOf(
     testMode: vars.PAYFORM_TEST_MODE ?? (bundledSandbox || onTestProject || onSandbox),
     captureOverReservePercent: vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT ?? (bundledSandbox ? 15 : 0),
     sessionTtlSeconds: vars.PAYFORM_SESSION_TTL_SECONDS,
+    acceptedBrands: vars.PAYFORM_ACCEPTED_BRANDS,
     trustProxy: vars.PAYFORM_TRUST_PROXY,
     rateLimits: vars.PAYFORM_RATE_LIMITS,
     metricsToken: vars.PAYFORM_METRICS_TOKEN,

@@ -75,6 +75,21 @@ describe('startCompanion', () => {
     await expect(fetch(`${companion.url}/healthz`)).rejects.toThrow();
   });
 
+  it('holds the shop to PAYFORM_ACCEPTED_BRANDS: the session names them, a card of another scheme is refused', async () => {
+    const settings = loopbackSettings({ PAYFORM_ACCEPTED_BRANDS: 'amex' });
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
+    try {
+      const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+      const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+      expect((await (await fetch(`${companion.url}/api/checkout/sessions/${session.id}`)).json()).brands).toEqual(['amex']);
+      const refused = await fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+      expect(refused.status).toBe(422);
+      expect((await refused.json()).error).toMatchObject({ code: 'card_brand_not_accepted', fields: { 'card.number': 'is a Visa card; this shop takes American Express' } });
+    } finally {
+      await companion.close();
+    }
+  });
+
   it('shuts down gracefully: stops accepting, lets a payment in flight finish and be recorded, then closes the ledger', async () => {
     const databaseUrl = join(dir, 'payform.db');
     const settings = loopbackSettings({ PAYFORM_DATABASE_URL: databaseUrl });
@@ -1041,6 +1056,13 @@ describe('startCompanion', () => {
     // Settings built by hand, or some of them, are named by what they lack.
     const { warnings: _warnings, deprecations: _deprecations, ...partial } = readCompanionConfig(variables);
     await expect(composeCompanion(partial as never)).rejects.toThrow(new TypeError(`composeCompanion(settings, options) was given settings without deprecations, warnings: ${call}; to change one, spread them: { ...readCompanionConfig(…), logLevel: 'debug' }`));
+    // One the settings do not have would be ignored: named, with the one it reads like.
+    await expect(composeCompanion({ ...readCompanionConfig(variables), acceptedBrand: ['visa'], basePath: '/pay' } as never)).rejects.toThrow(
+      new TypeError(
+        'composeCompanion(settings, options) was given settings it does not have, which would be ignored: acceptedBrand (acceptedBrands?), basePath; ' +
+          "the settings are readCompanionConfig's fields (docs/companion.md lists each variable), and options such as basePath go in the second argument",
+      ),
+    );
     // The variables' own refusals, as readCompanionConfig makes them.
     await expect(composeCompanion({ ...variables, PAYFORM_PUBLIC_URL: undefined })).rejects.toThrow(/^Invalid companion config: mounted in your server, the companion needs the public URL/);
   });

@@ -376,6 +376,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
       ...(settings.tokenizer ? { tokenizer: { widgetKey: settings.tokenizer.widgetKey, widgetUrl: settings.tokenizer.widgetUrl ?? baseUrl } } : {}),
       captureOverReservePercent: settings.captureOverReservePercent,
       sessionTtlSeconds: settings.sessionTtlSeconds,
+      ...(settings.acceptedBrands ? { acceptedBrands: settings.acceptedBrands } : {}),
       trustProxy: settings.trustProxy,
       ...(settings.rateLimits ? { rateLimits: settings.rateLimits } : {}),
       ...((options.backOffice ?? settings.backOffice) ? { backOffice: options.backOffice ?? settings.backOffice } : {}),
