@@ -227,6 +227,19 @@ describe('GET /checkout/return/:id', () => {
     expect(foreign.landing).toBe(`${stack.companionUrl}/checkout/return/${foreign.session.id}`);
     const forged = await stack.request('GET', `/checkout/return/${foreign.session.id}?page=${encodeURIComponent('https://evil.example/')}`);
     expect(forged.status).toBe(200);
+    // Nor one that only begins as an allowed one does: another host, another port.
+    for (const lookalike of ['https://shop.example.evil.test/checkout', 'https://shop.example:8443/checkout', 'https://shop.examplex/checkout']) {
+      const answer = await stack.request('GET', `/checkout/return/${session.id}?page=${encodeURIComponent(lookalike)}`);
+      expect(answer.headers.get('location') ?? '', lookalike).not.toContain(new URL(lookalike).host);
+    }
+  });
+
+  it('tells the shop the status the gateway gave, never one written into the return address', async () => {
+    const stack = await open();
+    const session = await stack.openSession({ return_url: 'https://shop.example/thanks' });
+    const back = await stack.request('GET', `/checkout/return/${session.id}?status=success&message=Paid`);
+    expect(back.status).toBe(303);
+    expect(Object.fromEntries(new URL(back.headers.get('location')!).searchParams)).toMatchObject({ status: 'open', checkout_session: session.id });
   });
 
   it('says once per origin why a page paid from is not returned to, naming the setting', async () => {

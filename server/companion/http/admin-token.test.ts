@@ -118,6 +118,10 @@ describe('wrong admin tokens', () => {
       expect(await refusal({ Authorization: header })).toEqual({ code: 'unauthorized', message: `The Authorization header must read Bearer <token>, with the companion’s admin token ${which}` });
     }
     expect(await refusal({ Authorization: `Bearer "${ADMIN_TOKEN}"` })).toEqual({ code: 'unauthorized', message: `The bearer token is wrapped in quotes: send the companion’s admin token ${which} without them` });
+    // Compared whole: a part of the token, or the token run on, is another token.
+    for (const near of [ADMIN_TOKEN.slice(0, 1), ADMIN_TOKEN.slice(0, -1), `${ADMIN_TOKEN}x`, ADMIN_TOKEN.slice(1)]) {
+      expect(await refusal({ Authorization: `Bearer ${near}` })).toEqual({ code: 'unauthorized', message: `The bearer token is not the companion’s admin token ${which}` });
+    }
     const wrong = await refusal({ Authorization: 'Bearer another-token' });
     expect(wrong).toEqual({ code: 'unauthorized', message: `The bearer token is not the companion’s admin token ${which}` });
     // Nothing sent is echoed.

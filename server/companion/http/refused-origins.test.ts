@@ -69,3 +69,13 @@ describe.each([['in process', false], ['over HTTP', true]])('the companion’s o
     expect(stack.logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
   });
 });
+
+it('grants no origin that only begins as an allowed one: another host, another port, a longer name', async () => {
+  const stack = await openStack();
+  const session = await stack.openSession();
+  const read = (origin: string) => stack.request('GET', `/api/checkout/sessions/${session.id}`, { headers: { Origin: origin } });
+  for (const origin of ['https://shop.example.evil.test', 'https://shop.example:8443', 'https://shop.examplex', 'http://shop.example']) {
+    expect((await read(origin)).headers.get('access-control-allow-origin'), origin).toBeNull();
+  }
+  expect((await read('https://shop.example')).headers.get('access-control-allow-origin')).toBe('https://shop.example');
+});
