@@ -61,6 +61,9 @@ export function ready(element: CheckoutElement): void {
     if (isForm(element)) listTestCards(element);
     if (isForm(element)) keepTyped(element);
     if (isForm(element)) composed(element);
+    // Tokenize mode's chunk comes now too, not after the click: on a slow network it was a round
+    // trip more before every payment. A failure here is met again, and told, at the click.
+    if (isForm(element) && element.view?.tokenizer) import('../pay-form/tokenized.js').catch(() => undefined);
     anotherSession(element);
     // Captured: at its target, before the page's own listeners.
     for (const type of TOLD) element.addEventListener(type, (event) => relay(element, event as CustomEvent), true);
