@@ -168,6 +168,18 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect(page).toMatchObject({ status: 'init', amount: 1010 });
   });
 
+  it('a page this companion opened before its ledger was restored from an older backup (P-409, the same terms) is the attempt’s own: no second page', async () => {
+    await open();
+    const session = await stack.openSession({ customer: CONTACT });
+    const direct = new GatewayClient({ baseUrl: stack.sandboxUrl, ...testProjectCredentials({}), fetch: (input, init) => Promise.resolve(stack.sandbox.fetch(new Request(input, init))) });
+    await direct.payments.create({ mode: 'hosted', method: 'purchase', amount: session.amount, currency: session.currency, description: session.description, order_id: session.order_id, customer_email: CONTACT.email, customer_phone: CONTACT.phone });
+    const answer = await stack.request('POST', `/api/checkout/sessions/${session.id}/hosted`, { body: {} });
+    expect([200, 409, 503]).toContain(answer.status);
+    // Never another page, under another order id, for the same checkout.
+    expect((await stack.ledger.getSession(session.id))?.payment?.orderId).toBe(session.order_id);
+    await expect(direct.orders.get(`${session.order_id}:2`)).rejects.toThrow();
+  });
+
   it('never hands out a page address that is neither https nor the sandbox', async () => {
     await open({ sandbox: { publicUrl: 'http://elsewhere.test' } });
     const session = await stack.openSession({ customer: CONTACT });

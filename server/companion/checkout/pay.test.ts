@@ -469,6 +469,26 @@ describe('an order id someone else already used at the gateway (P-409)', () => {
   });
 });
 
+describe('an order id this companion used before its ledger was restored from an older backup (P-409)', () => {
+  it('reads the payment the gateway holds under it as the attempt’s own: the customer is not charged again', async () => {
+    await open();
+    const session = await stack.openSession();
+    // What the companion sent before the backup it was restored from: the same terms, paid.
+    const earlier = await stack.companion.companion.services.gateway.payments.create({
+      mode: 'direct', method: 'purchase', amount: session.amount, currency: session.currency, description: session.description, order_id: session.order_id, ...CARD_PARAMS,
+      customer_fname: 'Olena', customer_lname: 'Koval', customer_email: 'olena@example.com', customer_phone: '+380501234567', customer_ip: '198.51.100.9',
+      browser_fingerprint: { ...FINGERPRINT, browserAcceptHeader: '*/*', browserIpAddress: '198.51.100.9', browserUserAgent: 'x' },
+    });
+    expect(earlier.status).toBe('success');
+
+    const paid = await payJson(session.id);
+    expect(paid).toMatchObject({ status: 'success', order_id: session.order_id });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success', paymentId: earlier.payment_id });
+    // One payment at the gateway: none under the session's next order id.
+    await expect(stack.companion.companion.services.gateway.orders.get(`${session.order_id}:2`)).rejects.toThrow();
+  });
+});
+
 describe('gateway trouble', () => {
   it('a gateway that cannot be reached: 503, the attempt ends, the customer may try again', async () => {
     await open({
