@@ -403,6 +403,8 @@ const advancingBatch = oncePerLedger((ctx: LedgerContext) => {
         .innerJoin('fresh as batch', 'batch.arg_orderId', 'payments.order_id')
         .where(sql<SqlBool>`not (${paymentProgression.forward(arg('rank'))}) and not (${paymentProgression.same(arg('status'))})`)
         .where(samePayment(arg) as never)
+        // Ended failed without the gateway's word, then reported paid: the ordinary way, which holds it (progressPayment).
+        .where(sql<SqlBool>`not (${sql.ref('payments.status')} = 'failure' and ${sql.ref('payments.payment_id')} is null and ${arg('status')} = 'success')`)
         .select(PAYMENT_COLUMNS.map((column) => `payments.${column}` as const))
         .select(batchRef('event_id').as('event_id'));
     const outcomeOf = (from: string, outcome: EventOutcome) => (qc: Creator) => (qc as unknown as typeof db).selectFrom(from).select([`${from}.event_id`, sql.lit(outcome).as('outcome')]);

@@ -144,6 +144,13 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
     const flagged = update.status === 'success' && !isAnotherPayment(payment, update) ? await flagDiscrepancy(ctx, db, payment, reportOf(update)) : undefined;
     return flagged ? { progress: 'flagged', payment: flagged } : { progress: 'mismatch', payment };
   }
+  if (update.status === 'success' && payment.status === 'failure' && payment.paymentId === null) {
+    // Ended failed with no word of the gateway's (never sent, its order id taken, a ledger restored
+    // from before its payment), yet the gateway took the money: a contradiction, held for a person
+    // rather than dropped as stale.
+    const flagged = await flagDiscrepancy(ctx, db, payment, reportOf(update));
+    return flagged ? { progress: 'flagged', payment: flagged } : { progress: 'mismatch', payment };
+  }
   if (payment.discrepancy && !args.movesHeld && paymentProgression.rank(update.status) > paymentProgression.rank(payment.status)) {
     // The step met the hold. Held for something else (an unreadable post, a refund past what was
     // paid), the gateway's word on the payment still moves it — while the hold is the one read:

@@ -627,6 +627,22 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(event).toMatchObject({ advanced: true, event: { outcome: 'applied' }, payment: { status: 'success', discrepancy: { unreadable: true } } });
       });
 
+      it('holds an attempt it ended failed without the gateway’s word that the gateway then reports paid', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.advancePayment(orderId, { status: 'failure', statusDescription: 'The order id is already used at the gateway by another payment' });
+        const paid = { status: 'success' as const, statusCode: '1000', amount: 1000, currency: 'XTS', paymentId: 'pay-late' };
+        expect(await ledger.advancePayment(orderId, paid)).toMatchObject({ progress: 'flagged', payment: { status: 'failure', discrepancy: { status: 'success', amount: 1000, paymentId: 'pay-late' } } });
+        // So is its webhook, kept for the person who settles it.
+        const unsent = await claimedPayment(ledger);
+        await ledger.advancePayment(unsent.orderId, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
+        const event = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: unsent.orderId, amount: 1000, currency: 'XTS', paymentId: 'pay-late-2' }));
+        expect(event).toMatchObject({ flagged: true, advanced: false, event: { outcome: 'unmatched' }, payment: { status: 'failure', discrepancy: { paymentId: 'pay-late-2' } } });
+        // A decline the gateway gave (its payment id kept) is the gateway's own word: a later success of another payment id is another payment.
+        const declined = await claimedPayment(ledger);
+        await ledger.advancePayment(declined.orderId, { status: 'failure', statusCode: '4009', paymentId: 'pay-declined' });
+        expect((await ledger.advancePayment(declined.orderId, { ...paid, paymentId: 'pay-other' })).progress).toBe('mismatch');
+      });
+
       it('holds a payment reported paid with other figures, and notes each distinct report once', async () => {
         const { orderId } = await claimedPayment(ledger);
         const short = { status: 'success' as const, statusCode: '1000', amount: 1000, currency: 'XTS', paidAmount: 400, paidCurrency: 'XTS' };
