@@ -169,6 +169,21 @@ describe('a card number written into a name or the e-mail address, whatever sepa
     expect(stack.changes).toEqual([]);
   });
 
+  it('refuses a security code named with its digits in a name, the patronym or the city, the field named, never echoed', async () => {
+    const stack = await openStack();
+    const session = await stack.openSession();
+    for (const [field, value] of [['fname', 'Olena CVV 737'], ['lname', 'security code: 7373'], ['city', 'cvv 737'], ['patronym', 'CVC2=737']] as const) {
+      const body = { amount: 10, currency: 'UAH', description: 'Tea', customer: { [field]: value } };
+      const answer = await stack.request('POST', '/api/checkout/sessions', { admin: true, body });
+      const text = await answer.text();
+      expect(answer.status, `${field}: ${text}`).toBe(400);
+      expect(JSON.parse(text).error.fields).toEqual({ [`customer.${field}`]: 'must not contain a card’s security code (CVV)' });
+      expect(text).not.toContain('737');
+    }
+    expect((await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, fname: 'Olena CVV 737' } }))).status).toBe(400);
+    expect(await orderCount(stack)).toBe(0);
+  });
+
   it('leaves the numbers of ordinary names and addresses alone', async () => {
     const stack = await openStack();
     const kept = [

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { holdsCardNumber, isCardNumberAsPhone, nameHoldsCardNumber } from '@payform/card';
+import { maskFreeText } from '@payform/gateway';
 import { EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
 import { emailAsWritten } from '../../ledger/index.js';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
@@ -53,7 +54,11 @@ const DIRECTION_OVERRIDES = /[\u202a-\u202e]/u;
 export const Name = withoutCardNumber(
   z.string().trim().pipe(requiredText(256)).refine((value) => !DIRECTION_OVERRIDES.test(value), { error: 'must not hold text-direction overrides (U+202A–202E): they change how the name shows' }),
   nameHoldsCardNumber,
-).describe('1 to 256 characters once trimmed; no card number in it, nor in its digits alone; no text-direction overrides');
+)
+  // A security code beside its name ("CVV 737") would be kept as written: free text masks it, a
+  // name is the customer's own and is refused instead. (A card number is refused above.)
+  .refine((value) => nameHoldsCardNumber(value) || maskFreeText(value) === value, { error: 'must not contain a card’s security code (CVV)' })
+  .describe('1 to 256 characters once trimmed; no card number in it, nor in its digits alone, nor a card’s security code named with its digits; no text-direction overrides');
 // The shape of an address only, as the gateway's client checks it: zod's default pattern refuses
 // one-letter top-level domains and internationalised addresses, which the widget takes.
 // Its domain as written first (a browser gives xn--), then checked: a card number may be spelt in a domain's other digits.
