@@ -3,6 +3,8 @@
 import type { Kysely } from 'kysely';
 import type { LedgerTables } from './schema.js';
 import { PAYMENT_COLUMNS } from './columns.js';
+import { oncePerLedger, prepareQuery } from './prepared.js';
+import type { PaymentRow } from './schema.js';
 
 export type LedgerDb = Kysely<LedgerTables>;
 
@@ -40,6 +42,9 @@ export function lockingRead(ctx: LedgerContext, of?: string) {
  * Reads a payment row and locks it, so everything that checks an order's money and then
  * writes is serialised per order, across instances too.
  */
-export function lockPayment(ctx: LedgerContext, trx: LedgerDb, orderId: string) {
-  return trx.selectFrom('payments').select(PAYMENT_COLUMNS).where('order_id', '=', orderId).$call(lockingRead(ctx)).executeTakeFirst();
+const lockedPayment = oncePerLedger((ctx: LedgerContext) =>
+  prepareQuery<{ orderId: string }, PaymentRow>((slot) => ctx.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('order_id', '=', slot('orderId')).$call(lockingRead(ctx))),
+);
+export async function lockPayment(ctx: LedgerContext, trx: LedgerDb, orderId: string) {
+  return (await lockedPayment(ctx)(trx, { orderId })).rows[0];
 }

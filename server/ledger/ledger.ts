@@ -338,7 +338,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     reserveOperation: (orderId, request) => reserveOperation(ctx, orderId, request),
     settleOperation: (id, result) => settleOperation(ctx, id, result),
     getOperation: (id) => getOperation(ctx.db, id),
-    listOperations: (orderId) => operationsOf(ctx.db, orderId),
+    listOperations: (orderId) => operationsOf(ctx, ctx.db, orderId),
     findOperationByRequestKey: (orderId, requestKey) => findOperationByRequestKey(ctx.db, orderId, requestKey),
     markOperationChecked: (id) => markOperationChecked(ctx, id),
     countAbsentOperation: (id, read) => countAbsentOperation(ctx, id, read),

@@ -12,14 +12,20 @@ import { operationProgression, progressTo } from './progression.js';
 import { operationResultColumns, toJson, toOperation, toPayment } from './rows.js';
 import type { OperationRow } from './schema.js';
 import type { Operation, OperationOrigin, OperationProgress, OperationRequest, OperationResult, OrderTotals, Payment } from './types.js';
-import { OPERATION_COLUMNS, PAYMENT_COLUMNS } from './columns.js';
+import { OPERATION_COLUMNS } from './columns.js';
+import { getPayment } from './payments.js';
+import { oncePerLedger, prepareQuery } from './prepared.js';
 
 /** Order ids one read of operationsOfOrders takes: a page of the list (at most 200) is one statement. */
 const ORDERS_PER_READ = 500;
 
-export async function operationsOf(db: LedgerDb, orderId: string): Promise<Operation[]> {
-  const rows = await db.selectFrom('operations').select(OPERATION_COLUMNS).where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
-  return toOperations(db, rows);
+/** An order's operations, oldest first: read under the order's lock by every operation and its webhook, prepared once per database. */
+const operationsByOrder = oncePerLedger((ctx: LedgerContext) =>
+  prepareQuery<{ orderId: string }, OperationRow>((slot) => ctx.db.selectFrom('operations').select(OPERATION_COLUMNS).where('order_id', '=', slot('orderId')).orderBy('created_at').orderBy('id')),
+);
+
+export async function operationsOf(ctx: LedgerContext, db: LedgerDb, orderId: string): Promise<Operation[]> {
+  return toOperations(db, (await operationsByOrder(ctx)(db, { orderId })).rows);
 }
 
 /**
@@ -128,7 +134,7 @@ export async function reserveOperation(ctx: LedgerContext, orderId: string, inpu
     const payment = await lockPayment(ctx, trx, orderId);
     if (!payment) throw new LedgerNotFound('order', orderId);
     const paid = toPayment(payment);
-    const amount = decideOperation(paid, await operationsOf(trx, orderId), request);
+    const amount = decideOperation(paid, await operationsOf(ctx, trx, orderId), request);
     return insertOperation(ctx, trx, paid, { ...request, amount, status: 'pending', origin: 'merchant' });
   });
 }
@@ -174,9 +180,9 @@ export async function markOperationChecked(ctx: LedgerContext, id: string): Prom
 }
 
 export async function totalsOf(ctx: LedgerContext, orderId: string, overCapturePercent?: number): Promise<OrderTotals> {
-  const payment = await ctx.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('order_id', '=', orderId).executeTakeFirst();
+  const payment = await getPayment(ctx, ctx.db, orderId);
   if (!payment) throw new LedgerNotFound('order', orderId);
-  return orderTotals(toPayment(payment), await operationsOf(ctx.db, orderId), overCapturePercent);
+  return orderTotals(payment, await operationsOf(ctx, ctx.db, orderId), overCapturePercent);
 }
 
 /**

@@ -80,7 +80,7 @@ export async function listEvents(ctx: LedgerContext, input: EventListQuery): Pro
 export async function getOrder(ctx: LedgerContext, orderId: string): Promise<OrderDetail | undefined> {
   const payment = await getPayment(ctx, ctx.db, orderId);
   if (!payment) return undefined;
-  const operations = await operationsOf(ctx.db, orderId);
+  const operations = await operationsOf(ctx, ctx.db, orderId);
   return { payment, operations, events: await eventsOf(ctx.db, orderId), totals: orderTotals(payment, operations) };
 }
 

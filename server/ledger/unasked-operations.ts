@@ -44,8 +44,8 @@ async function endedAsNeverSent(trx: LedgerDb, operation: Operation): Promise<Op
  */
 export async function checkMovedMoney(ctx: LedgerContext, trx: LedgerDb, payment: Payment, operation: Operation): Promise<Payment | undefined> {
   if (operation.status !== 'success' || operation.kind === 'void') return undefined;
-  const refunded = operation.kind === 'refund' ? await refundedIfPastPaid(trx, payment) : undefined;
-  const captured = operation.kind === 'capture' && operation.origin === 'gateway' ? await capturedIfPastAuthorised(trx, payment) : undefined;
+  const refunded = operation.kind === 'refund' ? await refundedIfPastPaid(ctx, trx, payment) : undefined;
+  const captured = operation.kind === 'capture' && operation.origin === 'gateway' ? await capturedIfPastAuthorised(ctx, trx, payment) : undefined;
   const unsent = operation.origin === 'gateway' ? await endedAsNeverSent(trx, operation) : undefined;
   if (refunded === undefined && captured === undefined && unsent === undefined) return undefined;
   const report: Omit<DiscrepancyReport, 'notedAt'> = {
@@ -58,14 +58,14 @@ export async function checkMovedMoney(ctx: LedgerContext, trx: LedgerDb, payment
 }
 
 /** What the order's successful refunds add up to, when that is past what was paid. */
-async function refundedIfPastPaid(trx: LedgerDb, payment: Payment): Promise<number | undefined> {
-  const operations = await operationsOf(trx, payment.orderId);
+async function refundedIfPastPaid(ctx: LedgerContext, trx: LedgerDb, payment: Payment): Promise<number | undefined> {
+  const operations = await operationsOf(ctx, trx, payment.orderId);
   return refundedPastPaid(payment, operations) > 0 ? orderTotals(payment, operations).refunded : undefined;
 }
 
 /** What the order's successful captures add up to, when unasked ones took them past what was authorised. */
-async function capturedIfPastAuthorised(trx: LedgerDb, payment: Payment): Promise<number | undefined> {
-  const operations = await operationsOf(trx, payment.orderId);
+async function capturedIfPastAuthorised(ctx: LedgerContext, trx: LedgerDb, payment: Payment): Promise<number | undefined> {
+  const operations = await operationsOf(ctx, trx, payment.orderId);
   return overCaptured(payment, operations) > 0 ? orderTotals(payment, operations).captured : undefined;
 }
 
@@ -80,7 +80,7 @@ export async function recordGatewayOperation(ctx: LedgerContext, orderId: string
   return ctx.db.transaction().execute(async (trx) => {
     const row = await lockPayment(ctx, trx, orderId);
     if (!row) throw new LedgerNotFound('order', orderId);
-    const operations = await operationsOf(trx, orderId);
+    const operations = await operationsOf(ctx, trx, orderId);
     const known = record.operationId
       ? operations.some((operation) => operation.operationId === record.operationId)
       : operations.filter((operation) => operation.kind === record.kind && operation.amount === record.amount && mayBeAtGateway(operation)).length >= shown;
