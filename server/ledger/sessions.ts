@@ -235,7 +235,7 @@ function claimNextAttempt(ctx: LedgerContext, slot: SlotOf<ClaimArgs>) {
         .returning(PAYMENT_COLUMNS) as never,
     )
     .selectFrom('claimed')
-    .selectAll() as unknown as Compilable<PaymentRow>;
+    .select(PAYMENT_COLUMNS as never) as unknown as Compilable<PaymentRow>;
 }
 
 /** The one-statement claim, prepared once per ledger. */
