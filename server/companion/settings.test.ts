@@ -96,6 +96,8 @@ describe('readCompanionConfig', () => {
     expect(readCompanionConfig(base).acceptedBrands).toBeUndefined();
     expect(() => readCompanionConfig({ ...base, PAYFORM_ACCEPTED_BRANDS: 'visa,American Express' })).toThrow(/PAYFORM_ACCEPTED_BRANDS\b.*"American Express" is amex/);
     expect(() => readCompanionConfig({ ...base, PAYFORM_ACCEPTED_BRANDS: ' , ' })).toThrow(/PAYFORM_ACCEPTED_BRANDS\b.*must name at least one brand/);
+    // Blank is not unset: a value a template failed to fill would take every scheme without a word.
+    for (const blank of ['', ' ']) expect(() => readCompanionConfig({ ...base, PAYFORM_ACCEPTED_BRANDS: blank })).toThrow(/PAYFORM_ACCEPTED_BRANDS is set but empty: name the card schemes/);
   });
 
   it('refuses an origin given as a page’s address at start, naming the origin it would be: only origins are compared', () => {

@@ -319,6 +319,13 @@ export function companionSettingsOf(given: unknown, caller: string): CompanionSe
   if (Object.values(given).every(isVariableValue) || fields.length === 0) return readCompanionConfig(given as EnvironmentInput);
   // One it does not have would be ignored: a shop's own limit (acceptedBrands before it was a setting) would not hold.
   const strays = Object.keys(given).filter((name) => !isSettingName(name));
+  // Variables with a setting spread among them (`{ ...process.env, acceptedBrands: […] }`): named as that one mistake.
+  if (strays.some((name) => /^[A-Z][A-Z0-9_]*$/.test(name))) {
+    throw new TypeError(
+      `${caller}(settings, options) was given variables and settings in one object (${fields.join(', ')} beside ${strays.length} variables): ` +
+        `spread settings into readCompanionConfig's result, { ...readCompanionConfig(variables), ${fields[0]}: … }, or set their variables (docs/companion.md lists each)`,
+    );
+  }
   if (strays.length > 0) {
     const named = strays.map((name) => {
       const meant = nearestName(name, Object.keys(SETTINGS_FIELDS));
@@ -389,6 +396,7 @@ function settingsOf(
   const instead: Record<NotBlankVariable, string> = {
     PAYFORM_DATABASE_URL: `give the database's URL, or remove the variable for the default SQLite file (${resolvePath(DEFAULT_DATABASE)})`,
     PAYFORM_GATEWAY_WIDGET_KEY: "give the project's widget key, or remove the variable to relay card data through this server (PCI DSS SAQ D)",
+    PAYFORM_ACCEPTED_BRANDS: 'name the card schemes the shop takes (visa,mastercard), or remove the variable to take every scheme the widget knows',
   };
   const emptied = blank.map(({ name, meant }) => ({ field: '', reason: `${name} is set but empty: ${instead[meant]}` }));
   const credentials = testProjectCredentials(env);

@@ -1063,6 +1063,13 @@ describe('startCompanion', () => {
           "the settings are readCompanionConfig's fields (docs/companion.md lists each variable), and options such as basePath go in the second argument",
       ),
     );
+    // A setting spread among the variables: that one mistake, not every variable named.
+    await expect(composeCompanion({ ...variables, acceptedBrands: ['visa'] } as never)).rejects.toThrow(
+      new TypeError(
+        `composeCompanion(settings, options) was given variables and settings in one object (acceptedBrands beside ${Object.keys(variables).length} variables): ` +
+          "spread settings into readCompanionConfig's result, { ...readCompanionConfig(variables), acceptedBrands: … }, or set their variables (docs/companion.md lists each)",
+      ),
+    );
     // The variables' own refusals, as readCompanionConfig makes them.
     await expect(composeCompanion({ ...variables, PAYFORM_PUBLIC_URL: undefined })).rejects.toThrow(/^Invalid companion config: mounted in your server, the companion needs the public URL/);
   });
