@@ -54,12 +54,13 @@ export async function fromGateway<T>(read: () => Promise<T>): Promise<T> {
 }
 
 /**
- * A terminal the gateway cannot read answers its read with a 5xx and its reason, as the list names
+ * A terminal the gateway cannot read answers its read with a 500 and its reason, as the list names
  * it under `failed_terminals`: that terminal's trouble (its acquirer), said with the gateway's
  * words, not the gateway away.
  */
 function terminalProblem(error: unknown): unknown {
-  if (!(error instanceof GatewayUnavailableError) || error.status === undefined) return error instanceof GatewayError ? gatewayProblem(error) : error;
+  // 500, the gateway's "unexpected error": a balancer in front answers 502–504 when the gateway is away.
+  if (!(error instanceof GatewayUnavailableError) || error.status !== 500) return error instanceof GatewayError ? gatewayProblem(error) : error;
   return new ApiProblem(503, 'terminal_unavailable', `The gateway cannot read this terminal’s balance now: ${gatewayWords(error)}`, undefined, { 'Retry-After': '30' });
 }
 

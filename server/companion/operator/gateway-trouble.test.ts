@@ -226,8 +226,8 @@ describe('GatewayTrouble', () => {
     ]);
   });
 
-  it('takes one terminal’s unreadable balance (a 5xx with its reason) as that terminal’s, neither an outage nor its end', () => {
-    const { call, lines, trouble } = tracked();
+  it('takes one terminal’s unreadable balance (a 500 with its reason) as that terminal’s, neither an outage nor its end', () => {
+    const { call, clock, lines, trouble } = tracked();
     const terminal = (outcome: number) => trouble.observe({ route: 'GET /api/v1/balances/pos/:pos_id/terminals/:terminal_id', endpointsKey: false, outcome, seconds: 0.1 });
     call(200);
     // The client tries a failed read three times: as many calls as an outage that lasts.
@@ -238,6 +238,10 @@ describe('GatewayTrouble', () => {
     expect(lines()).toMatchObject([{ level: 'error', msg: expect.stringMatching(/keeps failing its calls/) }]);
     call(200);
     expect(lines().at(-1)).toMatchObject({ msg: 'the gateway answers again', failed: 3 });
+    // A balancer's 502–504 for it is the gateway away, counted as any call's.
+    clock.advance(60_000);
+    for (let i = 0; i < 3; i++) terminal(502);
+    expect(lines().at(-1)).toMatchObject({ level: 'error', msg: expect.stringMatching(/keeps failing its calls/) });
   });
 
   it('takes a call its caller gave up on for nothing', () => {

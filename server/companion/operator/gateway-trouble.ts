@@ -133,8 +133,9 @@ export class GatewayTrouble {
     const { route, outcome } = record;
     const endpointsKey = provesEndpointsKey(record);
     // A call its caller gave up on says nothing of the gateway, nor does one terminal's balance
-    // the gateway could not read (a 5xx with its reason: that terminal's acquirer).
-    if (outcome === 'aborted' || (typeof outcome === 'number' && outcome >= 500 && route === TERMINAL_READ)) return;
+    // the gateway could not read (its 500 with a reason: that terminal's acquirer; a balancer's
+    // 502–504 in front of a gateway away still counts).
+    if (outcome === 'aborted' || (outcome === 500 && route === TERMINAL_READ)) return;
     let trouble = troubleOf(record);
     const now = this.#clock();
     // A 401 with the endpoints key just after a call without it was taken (the check at start
