@@ -30,8 +30,8 @@ export async function endAttempt(deps: PaymentFlowDeps, payment: Payment, reason
  * P-409 on an order id this ledger has just claimed for a new attempt: the ledger never sends a
  * create twice, so the id was used at the gateway by someone else — another integration on the
  * same project, or this companion before its database was restored from a backup older than
- * that payment (sentFromLostLedger tells the second). Nothing of another's is touched: the
- * attempt ends, and the caller goes on under the session's next order id.
+ * that payment (madeHere tells the second). Nothing of another's is touched: the attempt ends,
+ * and the caller goes on under the session's next order id.
  */
 export async function endTakenAttempt(deps: PaymentFlowDeps, payment: Payment): Promise<void> {
   deps.logger.warn('the order id is already used at the gateway by another payment; the checkout goes on under its next order id', { order_id: payment.orderId });
@@ -62,16 +62,18 @@ export function sentBefore(payment: Payment, duplicate: DuplicateOrderError): Ou
 }
 
 /**
- * Whether the payment the gateway already holds under this attempt's order id is this attempt's
- * own, sent before the ledger lost it (restored from an older backup): a payment of the same
- * method, amount and currency under the same order id. Read as a lost answer then: going on
- * under the next order id charged the customer twice. One of other terms (another integration's),
- * or none readable now, is not taken for it.
+ * Whether the order id is one this companion made (`newOrderId`'s 20 hex characters, never all digits, or
+ * `keyedOrderId`'s `k-` and 26 letters for a keyed request without one), with its attempt's
+ * `:n`: random or derived from the merchant's own key, no other integration holds one. P-409 on
+ * such an id is this companion's own earlier send, which its ledger lost (restored from a backup
+ * older than it): read like a lost answer, never charged again under the next id. An id the
+ * merchant chose may be another integration's, whose payment is left alone.
  */
-export async function sentFromLostLedger(deps: PaymentFlowDeps, payment: Payment): Promise<boolean> {
-  const entries = await deps.gateway.orders.get(payment.orderId, { currency: payment.currency, timeoutMs: RECOVERY_READ_MS }).catch(() => []);
-  return entries.some((entry) => entry.method === payment.method && entry.amount === payment.amount && (entry.currency ?? payment.currency) === payment.currency);
+export function madeHere(orderId: string): boolean {
+  return MADE_HERE.test(orderId);
 }
+
+const MADE_HERE = /^(?:(?=[0-9]*[a-f])[0-9a-f]{20}|k-[a-p]{26})(?::\d+)?$/;
 
 /** Fields the customer typed or the browser sent; the others come from the session or the companion. */
 const CUSTOMER_FIELD = /^(card|customer|fingerprint)\./;

@@ -23,7 +23,7 @@ import { heldAnswer, payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
 import type { HeldAnswers } from './held-answers.js';
 import type { BrowserFingerprint, CardInput } from './pay-request.js';
-import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore, sentFromLostLedger } from './attempt-outcomes.js';
+import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState, madeHere, sentBefore } from './attempt-outcomes.js';
 import type { AttemptSend } from './attempt-outcomes.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
 import { resultUrl } from './payer-page.js';
@@ -223,7 +223,7 @@ export class DirectPayments {
       answer = await this.#create(session, payment, card, customer, request);
     } catch (error) {
       if (!(error instanceof DuplicateOrderError)) return this.#recover(session, payment, error, send);
-      if (send.resent || (await sentFromLostLedger(this.#deps, payment))) return this.#recover(session, payment, sentBefore(payment, error), send);
+      if (send.resent || madeHere(payment.orderId)) return this.#recover(session, payment, sentBefore(payment, error), send);
       await endTakenAttempt(this.#deps, payment);
       if (!send.retry) return this.#answer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });

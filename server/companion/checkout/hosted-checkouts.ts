@@ -14,7 +14,7 @@ import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { isAllowedRedirect, originOf, unsafeRedirectFix } from '../payments/redirects.js';
 import { pageLost } from '../payments/lost-page.js';
-import { cancelHostedPage, endNotSent, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore, sentFromLostLedger } from './attempt-outcomes.js';
+import { cancelHostedPage, endNotSent, endTakenAttempt, endUnsentAttempt, readOrderState, madeHere, sentBefore } from './attempt-outcomes.js';
 import type { AttemptSend } from './attempt-outcomes.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
@@ -92,7 +92,7 @@ export class HostedCheckouts {
       return await this.#create(session, payment, customer, page);
     } catch (error) {
       if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error, send);
-      if (send.resent || (await sentFromLostLedger(this.#deps, payment))) return this.#recover(payment, sentBefore(payment, error), send);
+      if (send.resent || madeHere(payment.orderId)) return this.#recover(payment, sentBefore(payment, error), send);
       await endTakenAttempt(this.#deps, payment);
       if (!send.retry) throw tryAgain();
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });

@@ -9,6 +9,9 @@ import { TestClock } from '../../ledger/testing/databases.js';
 import { CUSTOMER, EXPIRY, FINGERPRINT, TEST_AMEX_CVV, TEST_CVV, card, cardNumber } from '../test/cards.js';
 import { eventually, payBody, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack, StackOptions } from '../test/stack.js';
+import { newOrderId } from '../../ledger/sessions.js';
+import { keyedOrderId } from '../http/keyed-truth.js';
+import { madeHere } from './attempt-outcomes.js';
 
 const CARD_PARAMS = { cc_number: cardNumber('success'), exp_month: EXPIRY.exp_month, exp_year: EXPIRY.exp_year, card_cvv: TEST_CVV };
 const openStack = stacksPerTest();
@@ -445,9 +448,9 @@ describe('card data at rest', () => {
 describe('an order id someone else already used at the gateway (P-409)', () => {
   it('is never answered with that payment: the attempt ends and goes on under a fresh order id', async () => {
     await open();
-    // Another integration (or an older database) paid 1.00 UAH under the merchant's order id.
+    // Another integration paid under the merchant's order id, the same amount even: an id the merchant chose may be theirs.
     const foreign = await stack.companion.companion.services.gateway.payments.create({
-      mode: 'direct', method: 'purchase', amount: 100, currency: 'UAH', description: 'someone else', order_id: 'SHOP-1001', ...CARD_PARAMS,
+      mode: 'direct', method: 'purchase', amount: 500_000, currency: 'UAH', description: 'someone else', order_id: 'SHOP-1001', ...CARD_PARAMS,
       customer_fname: 'A', customer_lname: 'B', customer_email: 'a@example.com', customer_phone: '+380501112233', customer_ip: '198.51.100.9',
       browser_fingerprint: { ...FINGERPRINT, browserAcceptHeader: '*/*', browserIpAddress: '198.51.100.9', browserUserAgent: 'x' },
     });
@@ -465,11 +468,16 @@ describe('an order id someone else already used at the gateway (P-409)', () => {
     const [entry] = await stack.companion.companion.services.gateway.orders.get(paid.order_id);
     expect(entry).toMatchObject({ status: 'success', amount: 500_000 });
     const [theirs] = await stack.companion.companion.services.gateway.orders.get('SHOP-1001');
-    expect(theirs).toMatchObject({ status: 'success', amount: 100, payment_id: foreign.payment_id });
+    expect(theirs).toMatchObject({ status: 'success', amount: 500_000, payment_id: foreign.payment_id });
   });
 });
 
 describe('an order id this companion used before its ledger was restored from an older backup (P-409)', () => {
+  it('is known by its making: the ids the companion makes, and an attempt’s, never a merchant’s', () => {
+    for (const id of [newOrderId(), `${newOrderId()}:2`, keyedOrderId('admin-token', 'key-1'), `${keyedOrderId('admin-token', 'key-1')}:3`]) expect(madeHere(id), id).toBe(true);
+    for (const id of ['SHOP-1001', 'SHOP-1001:2', '20261122143015123456', 'k-shop-order', 'ABCDEF0123456789ABCD']) expect(madeHere(id), id).toBe(false);
+  });
+
   it('reads the payment the gateway holds under it as the attempt’s own: the customer is not charged again', async () => {
     await open();
     const session = await stack.openSession();
