@@ -57,7 +57,7 @@ export const Name = withoutCardNumber(
 )
   // A security code beside its name ("CVV 737") would be kept as written: free text masks it, a
   // name is the customer's own and is refused instead. (A card number is refused above.)
-  .refine((value) => nameHoldsCardNumber(value) || maskFreeText(value) === value, { error: 'must not contain a card’s security code (CVV)' })
+  .refine((value) => maskFreeText(value) === value || nameHoldsCardNumber(value), { error: 'must not contain a card’s security code (CVV)' })
   .describe('1 to 256 characters once trimmed; no card number in it, nor in its digits alone, nor a card’s security code named with its digits; no text-direction overrides');
 // The shape of an address only, as the gateway's client checks it: zod's default pattern refuses
 // one-letter top-level domains and internationalised addresses, which the widget takes.
