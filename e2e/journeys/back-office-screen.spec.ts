@@ -78,7 +78,7 @@ test('balances the gateway does not answer for say so, not "Loading…", and Try
   await sandbox.faults({ error_rate: 1, error_status: 503, scope: { path: '/api/v1/balances' } });
   await backOffice.open();
   const balances = page.getByRole('region', { name: 'Balances' });
-  await expect(balances.getByRole('alert')).toContainText('The gateway cannot be reached');
+  await expect(balances.getByRole('alert')).toContainText('The gateway failed the request (HTTP 503)');
   await expect(balances).not.toContainText('Loading…');
   await sandbox.clearFaults();
   await balances.getByRole('button', { name: 'Try again' }).click();
