@@ -36,5 +36,19 @@ withTestDatabase((url) => {
       expect(await ledger.getPayment(payment.orderId)).toMatchObject({ orderId: payment.orderId, status: 'init' });
       expect(await ledger.getPayment(payment.orderId)).toMatchObject({ orderId: payment.orderId, status: 'init' });
     });
+
+    it('prepares a read again whose result a migration changed (a column’s type), rather than failing it', async () => {
+      const payment = await claimedPayment(ledger);
+      expect(await ledger.getPayment(payment.orderId)).toMatchObject({ orderId: payment.orderId, cardBrand: null });
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      try {
+        // text → varchar: the named read's result type changes, which PostgreSQL refuses to run as planned (0A000).
+        await other.query(`alter table ${schema}.${stored('payments')} alter column card_brand type varchar(64)`);
+      } finally {
+        await other.end();
+      }
+      expect(await ledger.getPayment(payment.orderId)).toMatchObject({ orderId: payment.orderId, cardBrand: null });
+    });
   });
 });
