@@ -5,11 +5,21 @@ import type { Payment } from './types.js';
 export { ABANDONED_CODES } from '@payform/gateway/wire';
 
 /**
- * Whether an attempt holds its session (in flight or paid). A failure does not, nor an attempt
- * ended as never sent: the session's next attempt sends that one again.
+ * Whether an attempt holds its session (in flight or paid). A failure does not — unless the
+ * gateway has since reported it paid (held) —, nor an attempt ended as never sent: the session's
+ * next attempt sends that one again.
  */
 export function holdsSession(payment: Payment): boolean {
-  return payment.status !== 'failure' && !isUnsent(payment);
+  return (payment.status !== 'failure' || heldAsPaid(payment)) && !isUnsent(payment);
+}
+
+/**
+ * A failed attempt the gateway has since reported otherwise (held for a person, not settled yet):
+ * it may have taken the money, so its session takes no other attempt meanwhile — the customer
+ * would pay twice.
+ */
+function heldAsPaid(payment: Payment): boolean {
+  return payment.discrepancy !== null && payment.discrepancy.settled === undefined;
 }
 
 /** An attempt ended as never sent (or lost by the gateway): its session may send it again, under its order id. */
@@ -52,7 +62,7 @@ export const NEVER_REACHED = 'Never reached the gateway';
  * Not one the gateway answered with a payment id, which it did see.
  */
 export function madeNoPayment(payment: Payment): boolean {
-  if (payment.paymentId !== null || payment.statusCode !== null) return false;
+  if (payment.paymentId !== null || payment.statusCode !== null || heldAsPaid(payment)) return false;
   if (isUnsent(payment)) return true;
   const reason = payment.statusDescription ?? '';
   return payment.status === 'failure' && (reason.startsWith(NOT_SENT_REASON) || reason.startsWith(REFUSED_REASON) || reason === NEVER_REACHED);

@@ -197,14 +197,20 @@ function claimNextAttempt(ctx: LedgerContext, slot: SlotOf<ClaimArgs>) {
     ctx.dialect === 'postgres'
       ? sql<SqlBool>`cast(s.allowed_modes as jsonb) @> jsonb_build_array(cast(${slot('mode')} as text))`
       : sql<SqlBool>`exists (select 1 from json_each(s.allowed_modes) where value = ${slot('mode')})`;
-  const latest = (qc: QueryCreator<Loose>) => qc.selectFrom('payments').select(['attempt', 'status']).where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1));
+  const latest = (qc: QueryCreator<Loose>) =>
+    qc.selectFrom('payments').select(['attempt', 'status', 'mismatch_report']).where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1));
+  // A failed attempt the gateway reported paid (held, not settled yet) still holds its session (holdsSession).
+  const settledIfHeld =
+    ctx.dialect === 'postgres'
+      ? sql<SqlBool>`(latest.mismatch_report is null or (cast(latest.mismatch_report as jsonb) -> 'settled') is not null)`
+      : sql<SqlBool>`(latest.mismatch_report is null or json_extract(latest.mismatch_report, '$.settled') is not null)`;
   // The session (`s`) beside its latest attempt, if any: the row of the next attempt, when one may start.
   const nextAttempt = (query: SelectQueryBuilder<Loose, string, object>) =>
     query
       .select(PAYMENT_COLUMNS.map((column) => values[column].as(column)))
       .where(sql<SqlBool>`s.closed_at is null`)
       .where(sql<SqlBool>`s.expires_at > ${now}`)
-      .where(sql<SqlBool>`(latest.status is null or latest.status = 'failure')`)
+      .where(sql<SqlBool>`(latest.status is null or (latest.status = 'failure' and ${settledIfHeld}))`)
       .where(modeAllowed)
       .where(sql<SqlBool>`length(${orderId}) <= ${sql.lit(MAX_ORDER_ID_LENGTH)}`)
       .where(sql<SqlBool>`(latest.attempt is null or latest.attempt < ${sql.lit(MAX_ATTEMPTS_PER_SESSION)})`);

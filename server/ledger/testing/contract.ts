@@ -631,7 +631,14 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const { orderId } = await claimedPayment(ledger);
         await ledger.advancePayment(orderId, { status: 'failure', statusDescription: 'The order id is already used at the gateway by another payment' });
         const paid = { status: 'success' as const, statusCode: '1000', amount: 1000, currency: 'XTS', paymentId: 'pay-late' };
-        expect(await ledger.advancePayment(orderId, paid)).toMatchObject({ progress: 'flagged', payment: { status: 'failure', discrepancy: { status: 'success', amount: 1000, paymentId: 'pay-late' } } });
+        const flagged = await ledger.advancePayment(orderId, paid);
+        expect(flagged).toMatchObject({ progress: 'flagged', payment: { status: 'failure', discrepancy: { status: 'success', amount: 1000, paymentId: 'pay-late' } } });
+        // Its session takes no other attempt until a person settles it: the customer would pay twice.
+        const { sessionId } = flagged.payment;
+        expect(await ledger.claimPayAttempt(sessionId, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'in_flight', payment: { orderId } });
+        expect((await ledger.getSession(sessionId))?.status).toBe('processing');
+        await ledger.settleDiscrepancy(orderId, { note: 'Refunded at the gateway', version: 1 });
+        expect(await ledger.claimPayAttempt(sessionId, { mode: 'direct' })).toMatchObject({ claimed: true, payment: { orderId: `${orderId}:2` } });
         // So is its webhook, kept for the person who settles it.
         const unsent = await claimedPayment(ledger);
         await ledger.advancePayment(unsent.orderId, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
