@@ -298,6 +298,8 @@ describe('GET /api/checkout/sessions/:id', () => {
     expect(view.saved_cards).toEqual([{ token: saved!.id, mask: '424242******4242', brand: 'visa' }]);
     expect(JSON.stringify(view)).not.toContain(saved!.ccToken);
     expect(view.customer_fields).toEqual([]);
+    // The paid session's link, kept in a return address or history, lists none: not even the card it saved.
+    expect((await stack.json('GET', `/api/checkout/sessions/${first.id}`, 200)).saved_cards).toEqual([]);
   });
 });
 

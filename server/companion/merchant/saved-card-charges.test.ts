@@ -116,11 +116,13 @@ describe('a charge of a saved card', () => {
     const answer = await (await charge(stack, 'cust-two', challenged.id, renewal)).json();
     expect(answer.status).toBe('action_required');
     const sessionId = String(answer.challenge_url).split('/').at(-1)!;
-    // The link's session offers the charged card alone.
-    const view = await stack.json('GET', `/api/checkout/sessions/${sessionId}`, 200);
-    expect(view.saved_cards).toEqual([expect.objectContaining({ token: challenged.id })]);
+    // Waiting for its challenge, the link's session offers no card (it cannot be paid meanwhile).
+    expect((await stack.json('GET', `/api/checkout/sessions/${sessionId}`, 200)).saved_cards).toEqual([]);
     await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'failure' });
     await eventually(async () => expect((await stack.json('GET', `/api/orders/${answer.order_id}`, 200, { admin: true })).order.status).toBe('failure'));
+    // Failed, it offers the charged card alone.
+    const view = await stack.json('GET', `/api/checkout/sessions/${sessionId}`, 200);
+    expect(view.saved_cards).toEqual([expect.objectContaining({ token: challenged.id })]);
     // Whoever holds the link cannot pay the charge with another card: saved or typed in.
     for (const paying of [{ token: frictionless.id }, card()]) {
       const refused = await stack.request('POST', `/api/checkout/sessions/${sessionId}/pay`, { body: { card: paying, customer: CUSTOMER, fingerprint: FINGERPRINT } });
