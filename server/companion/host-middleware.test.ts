@@ -66,7 +66,8 @@ function logged(part: string): { level: string; msg: string }[] {
 async function checkLine(): Promise<{ level: string; msg: string }> {
   const [said] = await eventually(() => {
     const found = logged('does not reach this companion');
-    expect(found).toHaveLength(1);
+    // What was said instead, should the line not come: the failure names it.
+    expect(found, lines.map((line) => (JSON.parse(line) as { msg: string }).msg).join('\n')).toHaveLength(1);
     return found;
   });
   return said!;
