@@ -120,15 +120,18 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     const session = await ledger.getSession(sessionId(c));
     if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     knownSessions.keep(session);
-    // A verification saves a new card: it offers none of the saved ones.
-    const offersCards = session.allowedModes.includes('direct') && session.method !== 'lookup';
+    const retryable = await ledger.takesAnotherAttempt(session);
+    const { status } = viewStatus(session, retryable);
+    // Read only for a view the customer may still pay: whether more time can be asked for, and the
+    // saved cards (a paid or expired session's id lives on in return addresses and browser
+    // history, and would list cards saved after it). A verification saves a new card: it offers
+    // none of the saved ones.
+    const payable = status === 'open' || status === 'failure';
+    const offersCards = payable && session.allowedModes.includes('direct') && session.method !== 'lookup';
     const saved = session.customerId && offersCards ? await ledger.listCards(session.customerId) : [];
     // A charge's session offers the charged card alone.
     const cards = session.cardId === null ? saved : saved.filter((card) => card.id === session.cardId);
-    const retryable = await ledger.takesAnotherAttempt(session);
-    // Read only for a view the customer may still pay: it says whether more time can be asked for.
-    const { status } = viewStatus(session, retryable);
-    const endFixed = (status === 'open' || status === 'failure') && (await ledger.isSessionEndFixed(session.id));
+    const endFixed = payable && (await ledger.isSessionEndFixed(session.id));
     return c.json(sessionView(session, cards, options, clock(), { retryable, endFixed }));
   });
 

@@ -140,11 +140,9 @@ export function sessionView(session: CheckoutSession, cards: readonly SavedCard[
       : {}),
     // The card's ledger id is what the pay request sends back; the gateway token stays here.
     // Those of a scheme the shop no longer takes are not offered: the pay route would refuse them.
-    // Offered while the session can be paid only: a paid or expired one's id lives on in return
-    // addresses and browser history, and would list cards the customer saved after it.
-    saved_cards: payable
-      ? cards.filter((card) => maskBrandRefusal(card.ccMask, options.acceptedBrands) === undefined).map((card) => ({ token: card.id, mask: card.ccMask, ...(card.brand ? { brand: card.brand } : {}) }))
-      : [],
+    saved_cards: cards
+      .filter((card) => maskBrandRefusal(card.ccMask, options.acceptedBrands) === undefined)
+      .map((card) => ({ token: card.id, mask: card.ccMask, ...(card.brand ? { brand: card.brand } : {}) })),
     order_id: session.payment?.orderId ?? session.orderId,
     ...(message ? { message } : {}),
     ...(challenge ? { challenge_url: challenge } : {}),
