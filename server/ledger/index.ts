@@ -3,7 +3,7 @@ export { isPostgresUrl, ledgerUrlProblem, openLedger } from './ledger.js';
 export { copyLedger } from './ledger-copy.js';
 export { backupLedger } from './ledger-backup.js';
 export { LedgerMoved, reopenLedger } from './ledger-moved.js';
-export { EXTENDED_LIFE_MS, EXTENSION_MS } from './sessions.js';
+export { EXTENDED_LIFE_MS, EXTENSION_MS, isNewOrderId } from './sessions.js';
 export { TOKEN_HOLDER_KEPT_MS } from './owner.js';
 export type { LedgerMove } from './ledger-moved.js';
 export type { LedgerBackup } from './ledger-backup.js';

@@ -56,6 +56,11 @@ export function newOrderId(draw: () => string = randomOrderHex): string {
   }
 }
 
+/** Whether `orderId` has newOrderId's form: 20 hex characters, a letter among them. */
+export function isNewOrderId(orderId: string): boolean {
+  return /^[0-9a-f]{20}$/.test(orderId) && /[a-f]/.test(orderId);
+}
+
 /**
  * Every column of a session row with its SQL type, for the prepared INSERTs that open one (an
  * INSERT … SELECT casts each value: PostgreSQL cannot tell a parameter's type there).

@@ -6,10 +6,11 @@
  */
 import { GatewayError, InvalidRequestError, OutcomeUnknownError } from '@payform/gateway';
 import type { DuplicateOrderError } from '@payform/gateway';
-import { REFUSED_REASON } from '../../ledger/index.js';
+import { isNewOrderId, REFUSED_REASON } from '../../ledger/index.js';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { gatewayProblem } from '../http/failure-problems.js';
+import { isKeyedOrderId } from '../http/keyed-order-id.js';
 import { ApiProblem, fieldReasons } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { notSentProblemOf, notSentReason } from '../payments/not-sent.js';
@@ -62,18 +63,16 @@ export function sentBefore(payment: Payment, duplicate: DuplicateOrderError): Ou
 }
 
 /**
- * Whether the order id is one this companion made (`newOrderId`'s 20 hex characters, never all digits, or
- * `keyedOrderId`'s `k-` and 26 letters for a keyed request without one), with its attempt's
- * `:n`: random or derived from the merchant's own key, no other integration holds one. P-409 on
- * such an id is this companion's own earlier send, which its ledger lost (restored from a backup
- * older than it): read like a lost answer, never charged again under the next id. An id the
- * merchant chose may be another integration's, whose payment is left alone.
+ * Whether the attempt's order id is one this companion made — its session's, without the
+ * attempt's `:n`, random (newOrderId) or derived from the merchant's own key (keyedOrderId) — so
+ * that no other integration holds it: P-409 on it is this companion's own earlier send, which its
+ * ledger lost (restored from a backup older than it), read like a lost answer and never charged
+ * again under the next id. An id the merchant chose may be another integration's, whose payment
+ * is left alone.
  */
-export function madeHere(orderId: string): boolean {
-  return MADE_HERE.test(orderId);
+export function madeHere(payment: Pick<Payment, 'sessionOrderId'>): boolean {
+  return isNewOrderId(payment.sessionOrderId) || isKeyedOrderId(payment.sessionOrderId);
 }
-
-const MADE_HERE = /^(?:(?=[0-9]*[a-f])[0-9a-f]{20}|k-[a-p]{26})(?::\d+)?$/;
 
 /** Fields the customer typed or the browser sent; the others come from the session or the companion. */
 const CUSTOMER_FIELD = /^(card|customer|fingerprint)\./;

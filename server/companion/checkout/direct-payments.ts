@@ -223,7 +223,7 @@ export class DirectPayments {
       answer = await this.#create(session, payment, card, customer, request);
     } catch (error) {
       if (!(error instanceof DuplicateOrderError)) return this.#recover(session, payment, error, send);
-      if (send.resent || madeHere(payment.orderId)) return this.#recover(session, payment, sentBefore(payment, error), send);
+      if (send.resent || madeHere(payment)) return this.#recover(session, payment, sentBefore(payment, error), send);
       await endTakenAttempt(this.#deps, payment);
       if (!send.retry) return this.#answer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });

@@ -92,7 +92,7 @@ export class HostedCheckouts {
       return await this.#create(session, payment, customer, page);
     } catch (error) {
       if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error, send);
-      if (send.resent || madeHere(payment.orderId)) return this.#recover(payment, sentBefore(payment, error), send);
+      if (send.resent || madeHere(payment)) return this.#recover(payment, sentBefore(payment, error), send);
       await endTakenAttempt(this.#deps, payment);
       if (!send.retry) throw tryAgain();
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });

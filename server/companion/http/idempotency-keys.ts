@@ -37,7 +37,8 @@ import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv, CompanionServices } from '../context.js';
 import type { Logger } from '../log/logger.js';
 import { UnsettledClaims } from './idempotency-claims.js';
-import { isCharge, isOrderRequest, keyedOrderId, keyedTruth } from './keyed-truth.js';
+import { keyedOrderId } from './keyed-order-id.js';
+import { isCharge, isOrderRequest, keyedTruth } from './keyed-truth.js';
 import type { KeyedTruth } from './keyed-truth.js';
 import { ApiProblem } from './problem.js';
 

@@ -10,7 +10,6 @@
  * gateway, and may run), or not known yet. Of a cancel or a webhook re-send only the order is
  * named.
  */
-import { createHmac } from 'node:crypto';
 import { madeNoPayment, noPaymentAmong } from '../../ledger/index.js';
 import type { Payment } from '../../ledger/index.js';
 import type { StoredAnswer } from '../../ledger/index.js';
@@ -27,17 +26,6 @@ export type KeyedTruth =
   | { readonly known: 'not_yet'; readonly orderId: string }
   /** Nothing in the ledger says: the request may have taken effect. */
   | { readonly known: 'unknowable'; readonly orderId: string | undefined };
-
-/**
- * The order id a session or charge sent without one takes under an Idempotency-Key: derived from
- * the key (keyed by the admin token, so two merchants' keys make different ids), 28 characters.
- * The same key always makes the same order, so a retry cannot make a second one. Written in the
- * letters a–p (one a nibble), never digits: no id can ever read as a card number and be masked.
- */
-export function keyedOrderId(secret: string, key: string): string {
-  const digest = createHmac('sha256', secret).update(`payform keyed order ${key}`, 'utf8').digest('hex').slice(0, 26);
-  return `k-${[...digest].map((nibble) => String.fromCharCode(97 + parseInt(nibble, 16))).join('')}`;
-}
 
 const SESSION_CREATE = /\/api\/checkout\/sessions$/;
 const CHARGE = /\/api\/customers\/[^/]+\/cards\/[^/]+\/charges$/;

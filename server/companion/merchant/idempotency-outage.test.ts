@@ -11,7 +11,7 @@ import type { LedgerBackend, TestLedger } from '../../ledger/testing/databases.j
 import { awayWhile } from '../../ledger/testing/away-ledger.js';
 import { databaseProxy } from '../../ledger/testing/database-proxy.js';
 import { claimSchema, releaseSchema } from '../../ledger/testing/schema-pool.js';
-import { keyedOrderId } from '../http/keyed-truth.js';
+import { keyedOrderId } from '../http/keyed-order-id.js';
 import { ADMIN_TOKEN, eventually, stacksPerTest } from '../test/stack.js';
 import type { Instance, Json, Stack } from '../test/stack.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
 import { awayOnce } from '../test/ledger-faults.js';
 import { idempotencyScope, requestFingerprint } from '../http/idempotency-keys.js';
-import { keyedOrderId } from '../http/keyed-truth.js';
+import { keyedOrderId } from '../http/keyed-order-id.js';
 import { eventually } from '../test/stack.js';
 import type { Json } from '../test/stack.js';
 import { API } from '../openapi/api-catalog.js';

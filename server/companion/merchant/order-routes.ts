@@ -23,7 +23,7 @@ import * as z from 'zod';
 import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { Ledger, OperationKind, OrderDetail, OrderListQuery as LedgerOrderQuery, Payment, PaymentStatus } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
-import { keyedOrderId } from '../http/keyed-truth.js';
+import { keyedOrderId } from '../http/keyed-order-id.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { OrderId } from '../checkout/session-request.js';
