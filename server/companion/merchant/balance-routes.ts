@@ -45,11 +45,11 @@ export function balanceView(account: Account): BalanceView {
   };
 }
 
-export async function fromGateway<T>(read: () => Promise<T>): Promise<T> {
+export async function fromGateway<T>(read: () => Promise<T>, problemOf: (error: GatewayError) => ApiProblem = gatewayProblem): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    throw error instanceof GatewayError ? gatewayProblem(error) : error;
+    throw error instanceof GatewayError ? problemOf(error) : error;
   }
 }
 
@@ -58,9 +58,9 @@ export async function fromGateway<T>(read: () => Promise<T>): Promise<T> {
  * it under `failed_terminals`: that terminal's trouble (its acquirer), said with the gateway's
  * words, not the gateway away.
  */
-function terminalProblem(error: unknown): unknown {
+function terminalProblem(error: GatewayError): ApiProblem {
   // 500, the gateway's "unexpected error": a balancer in front answers 502–504 when the gateway is away.
-  if (!(error instanceof GatewayUnavailableError) || error.status !== 500) return error instanceof GatewayError ? gatewayProblem(error) : error;
+  if (!(error instanceof GatewayUnavailableError) || error.status !== 500) return gatewayProblem(error);
   return new ApiProblem(503, 'terminal_unavailable', `The gateway cannot read this terminal’s balance now: ${gatewayWords(error)}`, undefined, { 'Retry-After': '30' });
 }
 
@@ -87,11 +87,7 @@ export function balanceRoutes(): Hono<CompanionEnv> {
   });
   balances.get('/terminals/:id', async (c) => {
     const id = balanceId(c);
-    try {
-      return c.json(balanceView(await c.var.services.gateway.balances.getTerminal(id)));
-    } catch (error) {
-      throw terminalProblem(error);
-    }
+    return c.json(balanceView(await fromGateway(() => c.var.services.gateway.balances.getTerminal(id), terminalProblem)));
   });
 
   return balances;
