@@ -65,6 +65,27 @@ test('what paying takes loads after the form shows: when it cannot, the customer
   expect(await result.orderId()).toBe(orderId);
 });
 
+test('what paying takes stalls on the network: the customer is told in a request’s time, not left waiting, and the next try pays', async ({ page, checkout }) => {
+  // The chunk's request is answered only once released: a connection that stalls, not one that fails.
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/widget/chunks/paying.js', async (route) => (await released, route.fallback()));
+  await page.clock.install();
+  await checkout.open();
+  const orderId = await checkout.continueToPayment();
+  await checkout.pay('4242 4242 4242 4242');
+  await expect(checkout.message).toHaveText('Processing payment…');
+  await page.clock.fastForward(15_000);
+  await expect(checkout.message).toHaveText('Could not reach the payment service. Please try again.');
+  await expect(checkout.payButton).toBeEnabled();
+
+  release();
+  await checkout.payButton.click();
+  const result = new Result(page);
+  await result.expectOutcome('success');
+  expect(await result.orderId()).toBe(orderId);
+});
+
 test('the result page shows the session’s own order, never the one in the address', async ({ page, request }) => {
   const opened = await request.post('/shop/api/checkout', {
     data: { lines: [{ product: 'house-espresso', quantity: 1 }], customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' } },

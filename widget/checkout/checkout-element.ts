@@ -41,7 +41,9 @@ export let paying: typeof Paying | undefined;
 /** Why what paying takes did not load, when it did not. */
 let unpaid: Promise<CompanionError>;
 export const loadPaying = (element: CheckoutElement): Promise<typeof Paying | undefined> =>
-  import('./paying.js').then((module) => (module.ready(element), (paying = module)), (error: unknown) => void (unpaid = unloaded(element, error)));
+  // Not waited for past a request's time (the network stalled): told as a dropped connection,
+  // not a spinner with no end; it may still come, for the next click.
+  Promise.race([import('./paying.js'), new Promise<never>((_, late) => setTimeout(late, 15e3))]).then((module) => (module.ready(element), (paying = module)), (error: unknown) => void (unpaid = unloaded(element, error)));
 
 /**
  * What `<pay-form>` and `<pay-button>` share: the session, the companion, the language, the phases
