@@ -177,7 +177,7 @@ function heldNotice(order: OrderSummary, settle: () => void): TemplateResult | t
 }
 
 /** The lines of one report: each thing it says that contradicts the order. */
-function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary): (TemplateResult | string)[] {
+export function reportLines(held: DiscrepancyReport, { amount, currency, status }: Pick<OrderSummary, 'amount' | 'currency' | 'status'>): (TemplateResult | string)[] {
   const money = (value: ApiAmount, of: string | null = currency) => shownAmount(value, of ?? currency);
   const kind = (operation: { readonly kind: Operation['kind'] }) => t(`operation.${operation.kind}`).toLowerCase();
   const lines: (TemplateResult | string)[] = [];
@@ -186,7 +186,8 @@ function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary
   else if (held.transaction_id !== null) {
     const amount = held.amount === null ? '—' : money(held.amount, held.currency);
     lines.push(t('held.recurring', { status: t(STATUS_KEYS[held.status]).toLowerCase(), amount, transaction: held.transaction_id }));
-  } else if (held.amount !== null && (units(held.amount) !== units(amount) || held.currency !== currency)) {
+  } else if (held.amount !== null && (units(held.amount) !== units(amount) || held.currency !== currency || held.status !== status)) {
+    // Other figures, or the same for another outcome: an attempt ended failed that the gateway reports paid.
     lines.push(t('held.reported', { status: t(STATUS_KEYS[held.status]).toLowerCase(), amount: money(held.amount, held.currency) }));
   }
   if (held.paid_amount !== null) lines.push(t('held.paid', { amount: money(held.paid_amount, held.paid_currency) }));
