@@ -3,7 +3,8 @@ import { resolve as resolvePath } from 'node:path';
 import { Kysely } from 'kysely';
 import { readBacklog } from './backlog.js';
 import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAbsentPayment } from './absence.js';
-import { deleteCard, findCard, listCards, saveCard, savePaymentCard, cardholderOf } from './cards.js';
+import { deleteCard, findCard, listCards, markSavedCardPayment, saveCard, savePaymentCard, cardholderOf } from './cards.js';
+import type { PaidAttempt } from './cards.js';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
@@ -184,8 +185,13 @@ export interface Ledger {
 
   // Saved cards
   saveCard(card: NewSavedCard): Promise<SavedCard>;
-  /** The card of a session's successful payment, unless the session was opened with `saveCard: false` (then undefined). */
-  savePaymentCard(sessionId: string, card: NewSavedCard): Promise<SavedCard | undefined>;
+  /**
+   * The card of a session's successful payment, unless the session was opened with `saveCard: false`
+   * (then undefined); a saved card's payment (markSavedCardPayment) refreshes it only while it is saved.
+   */
+  savePaymentCard(payment: PaidAttempt, card: NewSavedCard): Promise<SavedCard | undefined>;
+  /** The attempt `orderId` pays with a saved card: marked before it is sent. */
+  markSavedCardPayment(orderId: string): Promise<void>;
   listCards(customerId: string): Promise<SavedCard[]>;
   findCard(customerId: string, idOrToken: string): Promise<SavedCard | undefined>;
   deleteCard(customerId: string, cardId: string): Promise<void>;
@@ -359,7 +365,8 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     recordTokenHolder: (client, at) => recordTokenHolder(ctx, client, at),
     tokenHolders: () => tokenHolders(ctx),
     saveCard: (card) => saveCard(ctx, card),
-    savePaymentCard: (sessionId, card) => savePaymentCard(ctx, sessionId, card),
+    savePaymentCard: (payment, card) => savePaymentCard(ctx, payment, card),
+    markSavedCardPayment: (orderId) => markSavedCardPayment(ctx, orderId),
     listCards: (customerId) => listCards(ctx, customerId),
     findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),
     deleteCard: (customerId, cardId) => deleteCard(ctx, customerId, cardId),

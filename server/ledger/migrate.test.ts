@@ -250,9 +250,9 @@ async function customerSessionBefore0019(db: Kysely<unknown>, schema?: string): 
 async function expectCardsKeptAsBefore(ledger: Ledger): Promise<void> {
   expect(ledger.upgradedNow).toContain('0019_card_consent');
   const card = { ccToken: 'tok-1', ccMask: '424242******4242' };
-  expect(await ledger.savePaymentCard('s2', { customerId: 'cust-old', ...card })).toMatchObject({ customerId: 'cust-old', ccToken: 'tok-1' });
+  expect(await ledger.savePaymentCard({ sessionId: 's2', orderId: 'old-2' }, { customerId: 'cust-old', ...card })).toMatchObject({ customerId: 'cust-old', ccToken: 'tok-1' });
   const declined = await ledger.createSession({ amount: 700, currency: 'XTS', description: 'Tea', method: 'purchase', customerId: 'cust-new', saveCard: false });
-  expect(await ledger.savePaymentCard(declined.id, { customerId: 'cust-new', ...card })).toBeUndefined();
+  expect(await ledger.savePaymentCard({ sessionId: declined.id, orderId: declined.orderId }, { customerId: 'cust-new', ...card })).toBeUndefined();
   expect(await ledger.listCards('cust-new')).toEqual([]);
 }
 

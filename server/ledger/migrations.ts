@@ -588,6 +588,16 @@ const cardConsent: Migration = {
   },
 };
 
+/**
+ * The attempts paid with a saved card, by order id: a table of its own, as no_card_sessions is,
+ * so that the upgrade locks nothing the pay path writes.
+ */
+const savedCardPayments: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('payform_saved_card_payments').addColumn('order_id', 'text', (c) => c.primaryKey()).execute();
+  },
+};
+
 /** The migration that creates a ledger: run only on a new one. */
 export const FIRST_MIGRATION = '0001_initial';
 
@@ -616,4 +626,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0022_session_extension': sessionExtension,
   '0023_movement_dates': movementDates,
   '0024_operation_currency': operationCurrency,
+  '0025_saved_card_payments': savedCardPayments,
 };

@@ -168,6 +168,14 @@ export interface NoCardSessionRow {
   session_id: string;
 }
 
+/**
+ * An attempt paid with a customer's saved card (migration 0025): its success refreshes that card
+ * while it is saved, and never saves it again once the customer deleted it meanwhile.
+ */
+export interface SavedCardPaymentRow {
+  order_id: string;
+}
+
 /** A session opened with `extendable: false` (migration 0022). */
 export interface FixedEndSessionRow {
   session_id: string;
@@ -182,5 +190,6 @@ export interface LedgerTables {
   idempotency_keys: IdempotencyKeyRow;
   ledger_settings: LedgerSettingRow;
   no_card_sessions: NoCardSessionRow;
+  saved_card_payments: SavedCardPaymentRow;
   fixed_end_sessions: FixedEndSessionRow;
 }

@@ -76,6 +76,12 @@ const redirectRefused = (answer: GatewayPayment, update: PaymentUpdate): boolean
 
 type CardSource = { readonly cc_token: string } | { readonly cc_number: string; readonly exp_month: number; readonly exp_year: number; readonly card_cvv: string };
 
+/** What the gateway is sent for the card, and whether it is one of the customer's saved cards. */
+interface PayingCard {
+  readonly source: CardSource;
+  readonly saved: boolean;
+}
+
 /** A card of a scheme the shop does not take (acceptedBrands), named by its scheme, never its digits. */
 const notAccepted = (field: 'card.number' | 'card.token', reason: string) =>
   new ApiProblem(422, 'card_brand_not_accepted', 'The shop does not take cards of this scheme', { [field]: reason });
@@ -146,7 +152,7 @@ export class DirectPayments {
   async #payKnown(terms: SessionTerms, request: DirectPayment): Promise<PayAnswer | undefined> {
     if (!offers(terms, 'direct', this.#tokenizes)) return undefined;
     const customer = this.#customerOf(terms, request);
-    let card: CardSource;
+    let card: PayingCard;
     try {
       requireCustomer('direct', customer, terms.method);
       card = await this.#cardSource(terms, request.card);
@@ -207,20 +213,22 @@ export class DirectPayments {
       fingerprint: ABSENT_BROWSER,
       client: { ip: customer.ip ?? UNKNOWN_ADDRESS, accept: '', userAgent: '' },
     };
-    return this.#attempt(session, claim.payment, { cc_token: ccToken }, customer, request, { retry: true, resent: claim.resent });
+    return this.#attempt(session, claim.payment, { source: { cc_token: ccToken }, saved: true }, customer, request, { retry: true, resent: claim.resent });
   }
 
   /**
    * Sends one attempt. An order id someone else used at the gateway goes on once under the next
    * — unless this attempt was sent before: then the duplicate may be its first send, landed late.
    */
-  async #attempt(session: SessionTerms, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, send: AttemptSend): Promise<PayAnswer> {
+  async #attempt(session: SessionTerms, payment: Payment, card: PayingCard, customer: CustomerDetails, request: DirectPayment, send: AttemptSend): Promise<PayAnswer> {
     // Kept before it is sent: a decision a webhook or a read brings (the answer lost) counts against the client too.
     const client = payerAddress(request);
     if (client !== undefined) this.#deps.reactions.awaitDecision(payment.orderId, client);
+    // Its success then refreshes the card while it is saved, never saves it again once deleted.
+    if (card.saved) await this.#deps.ledger.markSavedCardPayment(payment.orderId);
     let answer: GatewayPayment;
     try {
-      answer = await this.#create(session, payment, card, customer, request);
+      answer = await this.#create(session, payment, card.source, customer, request);
     } catch (error) {
       if (!(error instanceof DuplicateOrderError)) return this.#recover(session, payment, error, send);
       if (send.resent || madeHere(payment)) return this.#recover(session, payment, sentBefore(payment, error), send);
@@ -250,7 +258,7 @@ export class DirectPayments {
    * widget tokenizes — the token the gateway's tokenizer gave the browser. A companion whose widget
    * tokenizes takes no card number: its server stays out of the card's way.
    */
-  async #cardSource(session: SessionTerms, card: CardInput): Promise<CardSource> {
+  async #cardSource(session: SessionTerms, card: CardInput): Promise<PayingCard> {
     // A charge's session (its 3-D Secure link) pays that charge with the charged card only: after
     // a failed challenge, whoever holds the link must not pick a card that needs no challenge.
     if (session.cardId !== null && (card.kind !== 'token' || card.token !== session.cardId)) {
@@ -278,7 +286,7 @@ export class DirectPayments {
       const refusal = brandRefusal(card.number, acceptedBrands);
       if (refusal) throw notAccepted('card.number', refusal);
       if (hasExpired(card.expMonth, card.expYear, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
-      return { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv };
+      return { source: { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv }, saved: false };
     }
     // A card verification takes card data only: the gateway refuses a token in a lookup.
     const saved = session.customerId && session.method !== 'lookup' ? await this.#deps.ledger.findCard(session.customerId, card.token) : undefined;
@@ -287,7 +295,7 @@ export class DirectPayments {
     if (!known) throw new ApiProblem(422, 'unknown_card', 'The saved card was not found', { 'card.token': 'is not a saved card of this customer' });
     const refusal = maskBrandRefusal(known.card_mask, acceptedBrands);
     if (refusal) throw notAccepted('card.token', refusal);
-    return { cc_token: known.token };
+    return { source: { cc_token: known.token }, saved: saved !== undefined };
   }
 
   /**

@@ -83,6 +83,24 @@ export function describeJourneys(backend: LedgerBackend): void {
         expect(view.saved_cards).toHaveLength(1);
         expect(await pay(next.id, payBody({ card: { token: view.saved_cards[0].token } }))).toMatchObject({ status: 'success' });
       });
+
+      it('a saved card deleted while its payment waits for 3-D Secure is not saved again by its success', async () => {
+        const cards = async () => (await stack.json('GET', '/api/customers/forgetful-customer/cards', 200, { admin: true })).cards as { id: string }[];
+        const first = await stack.openSession({ customer_id: 'forgetful-customer' });
+        const challenged = await pay(first.id, payBody({ card: card('three_ds_challenge') }));
+        await stack.control('POST', `/_sandbox/3ds/${challenged.payment_id}`, { result: 'success' });
+        await eventually(async () => expect(await cards()).toHaveLength(1));
+        const [saved] = await cards();
+
+        const next = await stack.openSession({ customer_id: 'forgetful-customer' });
+        const [offered] = (await stack.json('GET', `/api/checkout/sessions/${next.id}`, 200)).saved_cards as { token: string }[];
+        const paying = await pay(next.id, payBody({ card: { token: offered!.token } }));
+        expect(paying.status).toBe('redirect');
+        await stack.json('DELETE', `/api/customers/forgetful-customer/cards/${saved!.id}`, 204, { admin: true });
+        await stack.control('POST', `/_sandbox/3ds/${paying.payment_id}`, { result: 'success' });
+        await eventually(async () => expect(await statusOf(next.order_id)).toBe('success'));
+        expect(await cards()).toEqual([]);
+      });
     });
 
     describe('back office', () => {

@@ -163,7 +163,7 @@ export class PaymentReactions {
   async #keepCard(payment: Payment): Promise<void> {
     if (!payment.customerId || !payment.ccToken || !payment.ccMask) return;
     try {
-      await this.#deps.ledger.savePaymentCard(payment.sessionId, {
+      await this.#deps.ledger.savePaymentCard(payment, {
         customerId: payment.customerId,
         ccToken: payment.ccToken,
         ccMask: payment.ccMask,

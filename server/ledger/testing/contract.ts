@@ -76,7 +76,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events', '0016_ledger_settings', '0017_operation_transactions', '0018_order_search', '0019_card_consent', '0020_orders_by_currency', '0021_session_expiry', '0022_session_extension', '0023_movement_dates', '0024_operation_currency']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events', '0016_ledger_settings', '0017_operation_transactions', '0018_order_search', '0019_card_consent', '0020_orders_by_currency', '0021_session_expiry', '0022_session_extension', '0023_movement_dates', '0024_operation_currency', '0025_saved_card_payments']);
       });
 
       it('holds one point of sale\'s payments: the first to claim it names it, for every instance after', async () => {
@@ -1670,6 +1670,26 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         clock.advance(1000);
         const again = await ledger.saveCard({ ...card, tokenExpiration: '2032-01-31T00:00:00' });
         expect(again).toEqual({ ...first, tokenExpiration: '2032-01-31T00:00:00', lastUsedAt: clock.now });
+        expect(await ledger.listCards('cus-1')).toHaveLength(1);
+      });
+
+      it('refreshes a saved card its payment paid with while it is saved, and never saves one deleted meanwhile', async () => {
+        const visa = await ledger.saveCard(card);
+        const paying = await claimedPayment(ledger, { customerId: 'cus-1' });
+        await ledger.markSavedCardPayment(paying.orderId);
+        clock.advance(1000);
+        const renewed = { ...card, tokenExpiration: '2032-01-31T00:00:00' };
+        expect(await ledger.savePaymentCard(paying, renewed)).toEqual({ ...visa, tokenExpiration: '2032-01-31T00:00:00', lastUsedAt: clock.now });
+        // Deleted during the next payment's 3-D Secure: its success keeps nothing.
+        const challenged = await claimedPayment(ledger, { customerId: 'cus-1' });
+        await ledger.markSavedCardPayment(challenged.orderId);
+        await ledger.markSavedCardPayment(challenged.orderId);
+        await ledger.deleteCard('cus-1', visa.id);
+        expect(await ledger.savePaymentCard(challenged, card)).toBeUndefined();
+        expect(await ledger.listCards('cus-1')).toEqual([]);
+        // Typed in again and paid: the customer's card once more.
+        const typed = await claimedPayment(ledger, { customerId: 'cus-1' });
+        expect(await ledger.savePaymentCard(typed, card)).toMatchObject({ customerId: 'cus-1', ccToken: 'tok-visa' });
         expect(await ledger.listCards('cus-1')).toHaveLength(1);
       });
 
