@@ -25,6 +25,7 @@ import { readCompanionConfig } from './settings.js';
 import { loopbackSettings } from './test/loopback-settings.js';
 import { createLogger, memorySink } from './log/logger.js';
 import { eventually, payBody } from './test/stack.js';
+import { card } from './test/cards.js';
 import type { Listing } from '../sandbox/inspector/listing.js';
 import { closedPort } from './test/closed-port.js';
 import { heldCharge } from './test/held-charge.js';
@@ -88,6 +89,33 @@ describe('startCompanion', () => {
     } finally {
       await companion.close();
     }
+  });
+
+  it('takes reconciliation’s timings: a webhook that never comes is made up for in a test’s time', async () => {
+    const settings = loopbackSettings();
+    const companion = await startCompanion(settings, {
+      gatewayBaseUrl: sandbox.url,
+      sandboxOrigin: sandbox.url,
+      logger: createLogger({ sink: memorySink().sink }),
+      reconciliation: { intervalMs: 50, stalePaymentAfterMs: 100 },
+    });
+    try {
+      const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+      const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+      await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ webhook_drop: true }) });
+      const body = JSON.stringify(payBody({ card: card('three_ds_challenge') }));
+      const challenged = await (await fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).json();
+      expect(challenged.status).toBe('redirect');
+      await fetch(`${sandbox.url}/_sandbox/3ds/${challenged.payment_id}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ result: 'success' }) });
+      await eventually(async () => expect((await companion.ledger.getPayment(session.order_id))?.status).toBe('success'));
+      expect((await companion.ledger.getOrder(session.order_id))?.events).toEqual([]);
+    } finally {
+      await companion.close();
+    }
+  });
+
+  it('refuses a clock that is not a function, before the ledger opens', async () => {
+    await expect(startCompanion(loopbackSettings(), { gatewayBaseUrl: sandbox.url, clock: 17 as never })).rejects.toThrow('Invalid companion options: clock: must be a function, not a number');
   });
 
   it('shuts down gracefully: stops accepting, lets a payment in flight finish and be recorded, then closes the ledger', async () => {

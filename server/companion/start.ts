@@ -28,7 +28,7 @@ import { UnparsedRequests } from './http/unparsed-requests.js';
 import { requestGate, shuttingDown } from './http/request-gate.js';
 import type { CompanionApp } from './app.js';
 import { BasePath, millisecondsProblem, notFunctions } from './config.js';
-import type { MillisecondsRule } from './config.js';
+import type { CompanionConfig, MillisecondsRule } from './config.js';
 import { kindOf, leftAloneNotice } from './environment.js';
 import type { EnvironmentInput } from './environment.js';
 import { checkAdminTokenAcrossInstances } from './admin-token-check.js';
@@ -173,6 +173,13 @@ export interface StartOptions {
    * time, a gateway call's, is not counted.
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * Reconciliation's timings (createCompanion's `reconciliation`), each defaulting as there: a
+   * merchant's own tests of a webhook that never comes shorten them rather than wait a minute.
+   */
+  readonly reconciliation?: CompanionConfig['reconciliation'];
+  /** The epoch-ms clock the companion reads (createCompanion's `clock`); default `Date.now`. */
+  readonly clock?: () => number;
 }
 
 /** Every option, so that a misspelt one (`basepath`) is named rather than ignored. */
@@ -189,6 +196,8 @@ const START_OPTIONS: Readonly<Record<keyof StartOptions, true>> = {
   gatewayTimeoutMs: true,
   shutdownGraceMs: true,
   requestTimeoutMs: true,
+  reconciliation: true,
+  clock: true,
 };
 
 /**
@@ -214,7 +223,7 @@ function checkStartOptions(options: StartOptions): void {
   const wrong = [
     ...settingsHere.map((name) => `${name} is one of the settings, not an option: spread it into them, { ...readCompanionConfig(…), ${name}: … }`),
     ...unknownOptions(Object.fromEntries(Object.entries(options).filter(([name]) => !settingsHere.includes(name))), known),
-    ...notFunctions(options, ['onPaymentEvent', 'extend', 'fetch']),
+    ...notFunctions(options, ['onPaymentEvent', 'extend', 'fetch', 'clock']),
     ...Object.entries(MILLISECOND_OPTIONS).flatMap(([name, rule]) => millisecondsProblem(name, (options as Readonly<Record<string, unknown>>)[name], rule) ?? []),
     // A base path the app would refuse after the ledger opened (and its lines were logged).
     ...(options.basePath === undefined || BasePath.safeParse(options.basePath).success ? [] : [`basePath must be a path such as /payments, not ${JSON.stringify(options.basePath)}`]),
@@ -383,6 +392,8 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
       ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
       logger,
       ...(onPaymentEvent ? { onPaymentEvent } : {}),
+      ...(options.reconciliation ? { reconciliation: options.reconciliation } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     });
   } catch (error) {
     // Refused (a setting out of range): nothing may keep the process alive.
