@@ -144,7 +144,8 @@ export const DEFAULT_WEBHOOKS: WebhookSettings = {
   // About 45 minutes in all, then the delivery is given up (and stays in the log as failed).
   retryDelaysMs: [1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000],
   timeoutMs: 10_000,
-  reorderHoldMs: 2_000,
+  // Past the slow card's pending (slowCardDelayMs, 5 s): its success overtakes its pending.
+  reorderHoldMs: 6_000,
 };
 
 /** The test project's settings beyond its credentials. */

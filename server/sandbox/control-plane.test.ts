@@ -231,6 +231,17 @@ describe('webhook delivery', () => {
     expect(statuses.lastIndexOf('success')).toBeLessThan(statuses.indexOf('pending'));
   });
 
+  it('webhook_reorder by default holds the slow card’s pending until its success overtakes it', async () => {
+    const defaults = testSandbox();
+    await defaults.control('PUT', '/_sandbox/faults', { webhook_reorder: true });
+    const pending = (await (await defaults.post('/api/v1/payment', directPayment(defaults.project, {}, '4000000000000119'))).json()) as Json;
+    expect(pending.status).toBe('pending');
+    await defaults.advance(5_000);
+    await defaults.deliver();
+    await defaults.deliver();
+    expect(defaults.inbox.events(String(pending.order_id)).map((event) => event.status)).toEqual(['success', 'pending']);
+  });
+
   it('webhook_reorder sends a held event alone when nothing overtakes it in time', async () => {
     await faults({ webhook_reorder: true });
     await pay();
