@@ -47,7 +47,12 @@ export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
     if (!decision.allowed) {
       // Once as a client or session crosses its limit, not for every refused request after.
       const by = !byClient.allowed ? 'client' : !byNetwork.allowed ? 'network' : 'session';
-      if (decision.justExceeded) logger.warn('pay attempts rate limited', { client, by, ...(by === 'network' ? { network: wide } : {}), ...(by === 'client' ? proxy : {}) });
+      if (decision.justExceeded) {
+        // The limit and where it is set: a merchant's own tests from one address meet it first.
+        const { perClient, perSession, windowMs } = options.rateLimits;
+        const limit = `${by === 'session' ? perSession : by === 'network' ? 2 * perClient : perClient} per ${windowMs / 1000} s, set by PAYFORM_RATE_LIMITS (the rateLimits setting)`;
+        logger.warn('pay attempts rate limited', { client, by, limit, ...(by === 'network' ? { network: wide } : {}), ...(by === 'client' ? proxy : {}) });
+      }
       throw ApiProblem.tooMany(TOO_MANY, decision.retryAfterMs);
     }
     await next();

@@ -403,6 +403,7 @@ describe('card testing defences', () => {
     expect((await limited.json()).error.code).toBe('rate_limited');
     // Said once as the session crossed its limit, not for each request refused after.
     expect(stack.logs.filter((line) => line.includes('pay attempts rate limited'))).toEqual([expect.stringContaining('"by":"session"')]);
+    expect(stack.logs.find((line) => line.includes('pay attempts rate limited'))).toContain('"limit":"3 per 60 s, set by PAYFORM_RATE_LIMITS (the rateLimits setting)"');
   });
 
   it('limits pay attempts per client address across sessions', async () => {
