@@ -154,6 +154,7 @@ export class DirectPayments {
     const customer = this.#customerOf(terms, request);
     let card: PayingCard;
     try {
+      this.#refuseCardData(request.card);
       requireCustomer('direct', customer, terms.method);
       card = await this.#cardSource(terms, request.card);
     } catch (error) {
@@ -190,6 +191,7 @@ export class DirectPayments {
     }
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
     const customer = this.#customerOf(session, request);
+    this.#refuseCardData(request.card);
     requireCustomer('direct', customer, session.method);
     const card = await this.#cardSource(session, request.card);
 
@@ -253,6 +255,24 @@ export class DirectPayments {
     }
   }
 
+  /** Card data where the widget tokenizes: refused as the body's 400, before any 422 of the payment's rules. */
+  #refuseCardData(card: CardInput): void {
+    if (card.kind === 'card' && this.#tokenizes) {
+      // A page or client of before the widget key (a cached script, an integration of its own)
+      // fails every payment so, and only the operator can see why: said once.
+      if (!this.#toldCardData) {
+        this.#toldCardData = true;
+        this.#deps.logger.warn(
+          'a client sent card data to pay with, which this companion refuses since PAYFORM_GATEWAY_WIDGET_KEY has <pay-form> tokenize cards: every such payment fails; ' +
+            'serve the pages the current widget (not a copy cached from before), or have your own client send the tokenizer’s token as card.token. Said once',
+        );
+      }
+      throw new ApiProblem(400, 'card_data_refused', 'This checkout takes no card data: the card goes to the gateway’s tokenizer, and its token is paid with', {
+        'card.number': 'is not accepted here; send the tokenizer’s token as card.token',
+      });
+    }
+  }
+
   /**
    * Full card data, or the gateway token of one of this customer's saved cards, or — when the
    * widget tokenizes — the token the gateway's tokenizer gave the browser. A companion whose widget
@@ -267,20 +287,6 @@ export class DirectPayments {
       });
     }
     const tokenizes = this.#tokenizes;
-    if (card.kind === 'card' && tokenizes) {
-      // A page or client of before the widget key (a cached script, an integration of its own)
-      // fails every payment so, and only the operator can see why: said once.
-      if (!this.#toldCardData) {
-        this.#toldCardData = true;
-        this.#deps.logger.warn(
-          'a client sent card data to pay with, which this companion refuses since PAYFORM_GATEWAY_WIDGET_KEY has <pay-form> tokenize cards: every such payment fails; ' +
-            'serve the pages the current widget (not a copy cached from before), or have your own client send the tokenizer’s token as card.token. Said once',
-        );
-      }
-      throw new ApiProblem(400, 'card_data_refused', 'This checkout takes no card data: the card goes to the gateway’s tokenizer, and its token is paid with', {
-        'card.number': 'is not accepted here; send the tokenizer’s token as card.token',
-      });
-    }
     const { acceptedBrands } = this.#deps.options;
     if (card.kind === 'card') {
       const refusal = brandRefusal(card.number, acceptedBrands);

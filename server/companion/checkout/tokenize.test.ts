@@ -103,6 +103,9 @@ describe('a companion whose widget tokenizes', () => {
     const session = await stack.openSession();
     const refused = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 400, { body: { card: card(), customer: CUSTOMER, fingerprint: FINGERPRINT } });
     expect(refused.error).toMatchObject({ code: 'card_data_refused', fields: { 'card.number': expect.stringContaining('token') } });
+    // The body's 400 before the payment's 422s: a client missing the customer too learns of the card first.
+    const unnamed = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 400, { body: { card: card(), fingerprint: FINGERPRINT } });
+    expect(unnamed.error).toMatchObject({ code: 'card_data_refused' });
     const { requests } = await stack.control('GET', '/_sandbox/requests');
     expect(requests.filter((request: Json) => request.path === '/api/v1/payment')).toEqual([]);
     expect(stack.logs.join('\n')).not.toContain(cardNumber('success'));
