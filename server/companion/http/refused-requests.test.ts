@@ -100,6 +100,17 @@ describe('a request that arrives too slowly', () => {
     expect((await fetch(`${companion!.url}/healthz`)).status).toBe(200);
   });
 
+  it('closes a connection that sends nothing with 408, told at debug alone: a browser’s preconnect, no slow client', async () => {
+    const { port } = await start({ requestTimeoutMs: 200 });
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await new Promise((resolve) => socket.on('close', resolve));
+    expect(Buffer.concat(chunks).toString('utf8')).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(refusals(/refused with 408/)).toEqual([]);
+    expect(refusals(/sent no request/).map((line) => line.level)).toEqual(['debug']);
+  });
+
   it('does not cut a request whose answer takes long (a slow gateway), nor an idle keep-alive connection', async () => {
     const settings = loopbackSettings();
     // The gateway answers the payment 1.2 s late: three times the limit, which still leaves a

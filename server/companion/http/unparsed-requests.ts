@@ -13,6 +13,7 @@
 import { maxHeaderSize as processMaxHeaderSize, STATUS_CODES } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import { RequestError } from '@hono/node-server';
 import type { Logger } from '../log/logger.js';
 import { problemBody } from './problem.js';
@@ -72,7 +73,10 @@ export class UnparsedRequests {
         inFlight.shouldKeepAlive = false;
         return void inFlight.once('close', () => socket.destroy());
       }
-      this.#tell(refusal, { parser: error.code ?? 'unknown' });
+      // A connection that sent nothing is no slow client: a browser opens one ahead of need (a
+      // preconnect) and may never use it. Answered all the same, told only at debug.
+      if (refusal.status === 408 && (socket as Partial<Socket>).bytesRead === 0) this.logger()?.debug(IDLE_CONNECTION, { status: 408 });
+      else this.#tell(refusal, { parser: error.code ?? 'unknown' });
       if (socket.writable && !inFlight?.headersSent) socket.write(this.#rawAnswer(refusal.status, refusal.code, refusal.message));
       socket.destroy(error);
     });
@@ -130,6 +134,8 @@ export class UnparsedRequests {
     );
   }
 }
+
+const IDLE_CONNECTION = 'a connection that sent no request within the server’s requestTimeout was closed with 408 (a browser’s connection opened ahead of need)';
 
 const STRAY_BYTES: Refusal = {
   status: 400,
