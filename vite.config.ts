@@ -23,8 +23,9 @@ const packageSources = Object.entries(tsconfigPaths).map(([name, [source]]) => (
 // The catalogs (English's specific error messages, the other languages), test mode's quick-fill,
 // the card-number detector and the pay-time browser data (fingerprint) are small sibling modules
 // under chunks/, loaded on demand; Lit's licence
-// goes to LICENSES.txt beside them. The detector takes Luhn from pay-form.js (`allow-extension`:
-// modules the bundle has stay in it rather than going to a third file).
+// goes to LICENSES.txt beside them. The card schemes' table and Luhn, which the paying chunk and
+// the detector share, are a chunk of their own (chunks/luhn.js); what pay-form.js has, they take
+// from it (`allow-extension`: modules the bundle has stay in it rather than going to a third file).
 const widget: UserConfig = {
   plugins: [minifyTemplates(), thirdPartyLicenses()],
   build: {

@@ -7,6 +7,8 @@
  * form to show, so the page does not wait for it, and by the customer's click or keystroke it is there.
  */
 import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, readExpiry, type Brand, type Check, type CheckCode, type Edit, type Keystroke } from '@payform/card/fields';
+// The card's checks and brand detector, which the form runs as the customer types (pay-form.ts).
+export { checkCvv, checkExpiry, checkNumber, detectBrand } from '@payform/card/fields';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError, PayForm } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
@@ -53,6 +55,8 @@ const testCards = new WeakMap<CheckoutElement, () => TemplateResult | ''>();
 export function ready(element: CheckoutElement): void {
   if (!told.has(element)) {
     told.add(element);
+    // Rendered before this chunk came, its saved cards' marks wait for the brand detector here.
+    element.requestUpdate();
     tellMade(element);
     relocalise(element);
     if (isForm(element)) keepSummary(element);

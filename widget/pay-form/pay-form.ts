@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { detectBrand, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, checkExpiry, checkNumber } from '@payform/card/fields';
+import { type Brand, type BrandId, digitsOf, type Check, type CheckCode } from '@payform/card/fields';
 import { CheckoutElement, loadPaying, paying, unserved } from '../checkout/checkout-element.js';
 import { customerCheck, loadCustomerChecks } from '../customer/fields.js';
 import { emit, type FieldName } from '../events.js';
@@ -13,18 +13,25 @@ export type FieldError = CheckCode | 'refused';
 type Errors = Partial<Record<FieldName, FieldError>>;
 
 /**
+ * A card field's value before the pay-time chunk, which judges it, has come: not yet valid, and
+ * no error. The chunk is fetched as the form shows; a keystroke before it is judged once it has.
+ */
+const UNJUDGED: Check = { valid: false, potentiallyValid: true };
+
+/**
  * Each field's autocomplete token, check and inputmode (which is also the input's type for email
  * and tel). Every field with an inputmode — all but the names — holds left-to-right text, and is
- * formatted as it is typed (paying.ts, `reformat`).
+ * formatted as it is typed (paying.ts, `reformat`). The card's checks and its brand's detector are
+ * the pay-time chunk's, not the bundle every page loads first.
  */
 const FIELDS: Record<FieldName, [
   autocomplete: string,
   check: (value: string, brand?: Brand, accepted?: readonly BrandId[]) => Check,
   inputmode?: string,
 ]> = {
-  number: ['cc-number', (value, _, accepted) => checkNumber(digitsOf(value), accepted), 'numeric'],
-  exp: ['cc-exp', (value) => checkExpiry(value), 'numeric'],
-  cvv: ['cc-csc', checkCvv, 'numeric'],
+  number: ['cc-number', (value, _, accepted) => paying?.checkNumber(digitsOf(value), accepted) ?? UNJUDGED, 'numeric'],
+  exp: ['cc-exp', (value) => paying?.checkExpiry(value) ?? UNJUDGED, 'numeric'],
+  cvv: ['cc-csc', (value, brand) => paying?.checkCvv(value, brand) ?? UNJUDGED, 'numeric'],
   fname: ['given-name', customerCheck('checkName')],
   lname: ['family-name', customerCheck('checkName')],
   email: ['email', customerCheck('checkEmail'), 'email'],
@@ -206,7 +213,7 @@ export class PayForm extends CheckoutElement {
     // before it is formatted: unformatted ("４", "428" for 04/28) it may read as invalid yet be fine.
     const typed = (judged: Check): CheckCode | undefined => (judged.potentiallyValid || !paying ? undefined : judged.code);
     const errors: Partial<Record<FieldName, CheckCode>> = { [name]: typed(check) };
-    const brand = name === 'number' ? detectBrand(digitsOf(input.value)) : this.brand;
+    const brand = name === 'number' ? paying?.detectBrand(digitsOf(input.value)) : this.brand;
     if (brand !== this.brand) {
       this.brand = brand;
       emit(this, 'pay-brand-change', { brand: brand?.id });
@@ -253,7 +260,7 @@ export class PayForm extends CheckoutElement {
         : html`${view!.saved_cards.length
             ? html`<fieldset part="saved"><legend>${this.t.saved}</legend>${[...view!.saved_cards, { token: '', mask: '' }].map(
                 (card) => html`<label><input type="radio" name="card" .checked=${this.token === card.token} @change=${() => (this.token = card.token)}>${card.token
-                  ? html`${brandMark(detectBrand(digitsOf(card.mask)))}<span dir="ltr">•••• ${card.mask.slice(-4)}</span>`
+                  ? html`${brandMark(paying?.detectBrand(digitsOf(card.mask)))}<span dir="ltr">•••• ${card.mask.slice(-4)}</span>`
                   : this.t.new_card}</label>`,
               )}</fieldset>`
             : nothing}
