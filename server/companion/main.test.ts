@@ -62,6 +62,16 @@ afterAll(async () => {
 });
 
 describe('payform-companion that cannot start', () => {
+  it('refuses to make up an admin token as a worker of Node’s cluster module: each worker’s would differ', async () => {
+    // pm2's cluster mode runs the bin so: workers of one primary, sharing its port.
+    const primary = `import cluster from 'node:cluster'; cluster.setupPrimary({ exec: ${JSON.stringify(MAIN)}, execArgv: [] }); cluster.fork().on('exit', (code) => process.exit(code));`;
+    const env = { ...process.env, PAYFORM_DATABASE_URL: ':memory:', PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: undefined };
+    const { code, stderr } = await finished(spawn(process.execPath, ['--input-type=module', '-e', primary], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
+    expect(code).toBe(1);
+    expect(stderr).toContain("runs as worker 1 of Node's cluster module (as pm2's cluster mode runs it)");
+    expect(stderr.trim().split('\n').at(-1)).toMatch(/set PAYFORM_ADMIN_TOKEN$/);
+  });
+
   it('says why last, after the lines its start had logged: the metrics address taken', async () => {
     const taken = createServer().listen(0, '127.0.0.1');
     await once(taken, 'listening');

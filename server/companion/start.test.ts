@@ -357,6 +357,27 @@ describe('startCompanion', () => {
     expect(said[0]).not.toContain('the-first-admin-token');
   });
 
+  it('says at start which settings differ from the companion’s started before it on the same ledger, naming each variable', async () => {
+    const file = join(dir, 'settings.db');
+    const start = async (variables: Record<string, string>) => {
+      const memory = memorySink();
+      const settings = loopbackSettings({ PAYFORM_DATABASE_URL: file, PAYFORM_ADMIN_TOKEN: 'one-admin-token-for-all', ...variables });
+      const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+      await companion.close();
+      return memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.msg.startsWith('settings differ'));
+    };
+    expect(await start({ PAYFORM_ACCEPTED_BRANDS: 'visa,mastercard' })).toEqual([]);
+    // The same list in another order is the same setting.
+    expect(await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard,visa' })).toEqual([]);
+    const [said, ...more] = await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0' });
+    expect(more).toEqual([]);
+    expect(said).toMatchObject({ level: 'warn' });
+    expect(said!.msg).toContain('PAYFORM_CAPTURE_OVER_RESERVE_PERCENT (here 0; there 15); PAYFORM_ACCEPTED_BRANDS (here mastercard; there mastercard,visa)');
+    expect(said!.msg).not.toContain('PAYFORM_TEST_MODE');
+    // Started again alike: nothing to say.
+    expect(await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0' })).toEqual([]);
+  });
+
   it('says the instance left on an older admin token is the one to restart, when it refuses the token the last one started with', async () => {
     const file = join(dir, 'rotated.db');
     const start = async (token: string) => {

@@ -27,11 +27,13 @@ import { InFlight } from './http/in-flight.js';
 import { UnparsedRequests } from './http/unparsed-requests.js';
 import { requestGate, shuttingDown } from './http/request-gate.js';
 import type { CompanionApp } from './app.js';
+import { clusterWorker, madeUpTokenInWorker, metricsInWorker } from './cluster-worker.js';
 import { BasePath, millisecondsProblem, notFunctions } from './config.js';
 import type { CompanionConfig, MillisecondsRule } from './config.js';
 import { kindOf, leftAloneNotice } from './environment.js';
 import type { EnvironmentInput } from './environment.js';
 import { checkAdminTokenAcrossInstances } from './admin-token-check.js';
+import { checkSharedSettings } from './shared-settings-check.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
@@ -360,6 +362,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   });
   // A made-up token is warned of already where instances share a ledger (PostgreSQL).
   if (!settings.adminTokenGenerated) await checkAdminTokenAcrossInstances(ledger, settings.adminToken, logger);
+  await checkSharedSettings(ledger, settings, logger);
   const sandboxOrigin = settings.sandboxOrigin ?? options.sandboxOrigin ?? localGatewayOrigin(baseUrl, settings.production, logger);
   warnOfAnotherSandbox(baseUrl, sandboxOrigin, logger);
   if (!settings.testMode && sandboxOrigin?.startsWith('http:')) {
@@ -520,6 +523,8 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
   refuseDuringBuild('startCompanion');
   const settings = companionSettingsOf(given, 'startCompanion');
   checkStartOptions(options);
+  const worker = clusterWorker();
+  if (worker && settings.adminTokenGenerated) throw new TypeError(madeUpTokenInWorker(worker));
   if (settings.production && settings.publicUrlDerived && !options.publicUrl) {
     // http://localhost:$PORT would send the gateway's webhooks and the customers' 3-D Secure returns to their own machines.
     throw new TypeError(
@@ -580,6 +585,7 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
     };
     const { logger, ledger } = composed.app.companion.services;
     composedLogger = logger;
+    if (worker && metricsServer) logger.warn(metricsInWorker(worker, metricsServer.url));
     if (settings.adminTokenGenerated) {
       console.log(`payform companion: PAYFORM_ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
       // Several instances share a PostgreSQL ledger behind one address: each made-up token works on its own instance only.

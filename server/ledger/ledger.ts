@@ -9,7 +9,7 @@ import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
 import { settleDiscrepancy } from './held-orders.js';
-import { adminTokenCheck, claimGateway, claimPointOfSale, probeWrite, readLedgerId, recordAdminTokenCheck, recordTokenHolder, tokenHolders } from './owner.js';
+import { adminTokenCheck, claimGateway, claimPointOfSale, probeWrite, readLedgerId, recordAdminTokenCheck, recordSharedSettings, recordTokenHolder, tokenHolders } from './owner.js';
 import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { giveUpInput, overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
@@ -264,6 +264,8 @@ export interface Ledger {
   recordAdminTokenCheck(check: string): Promise<string | undefined>;
   /** The keyed hash of the admin token the instance that started last was given, if any (owner.ts). */
   adminTokenCheck(): Promise<string | undefined>;
+  /** Records the settings instances must agree on, as the companion writes them; answers those recorded before (owner.ts). */
+  recordSharedSettings(settings: string): Promise<string | undefined>;
   /** Records that a client (a network's key) sent the right admin token at `at`, for every instance (owner.ts). */
   recordTokenHolder(client: string, at: number): Promise<void>;
   /** The clients that sent the right admin token within the day, as any instance recorded them, each with when (owner.ts). */
@@ -361,6 +363,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     claimGateway: (origin, replace) => claimGateway(ctx, origin, replace),
     probeWrite: () => probeWrite(ctx),
     recordAdminTokenCheck: (check) => recordAdminTokenCheck(ctx, check),
+    recordSharedSettings: (settings) => recordSharedSettings(ctx, settings),
     adminTokenCheck: () => adminTokenCheck(ctx),
     recordTokenHolder: (client, at) => recordTokenHolder(ctx, client, at),
     tokenHolders: () => tokenHolders(ctx),

@@ -60,18 +60,29 @@ const ADMIN_TOKEN_CHECK = 'admin_token_check';
  * another instance was given another token. Left out of a copy (LEDGER_IDENTITY): it is the
  * instances' own.
  */
-export async function recordAdminTokenCheck(ctx: LedgerContext, check: string): Promise<string | undefined> {
+export const recordAdminTokenCheck = (ctx: LedgerContext, check: string): Promise<string | undefined> => recordInstanceValue(ctx, ADMIN_TOKEN_CHECK, check);
+
+const SHARED_SETTINGS = 'shared_settings';
+
+/**
+ * Records the settings instances must agree on (the companion's own text of them) and answers
+ * those recorded before, if any, as recordAdminTokenCheck does the token's. Left out of a copy too.
+ */
+export const recordSharedSettings = (ctx: LedgerContext, settings: string): Promise<string | undefined> => recordInstanceValue(ctx, SHARED_SETTINGS, settings);
+
+/** An instance's value under `key`, recorded at its start; the one an instance started before it recorded. */
+async function recordInstanceValue(ctx: LedgerContext, key: string, value: string): Promise<string | undefined> {
   // The first record is an insert that only one instance wins: two first starting together
   // would each read none before either wrote, and neither be told of the other.
   const first = await ctx.db
     .insertInto('ledger_settings')
-    .values({ key: ADMIN_TOKEN_CHECK, value: check })
+    .values({ key, value })
     .onConflict((oc) => oc.column('key').doNothing())
     .returning('value')
     .executeTakeFirst();
   if (first) return undefined;
-  const before = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', ADMIN_TOKEN_CHECK).executeTakeFirstOrThrow();
-  if (before.value !== check) await ctx.db.updateTable('ledger_settings').set({ value: check }).where('key', '=', ADMIN_TOKEN_CHECK).execute();
+  const before = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
+  if (before.value !== value) await ctx.db.updateTable('ledger_settings').set({ value }).where('key', '=', key).execute();
   return before.value;
 }
 
