@@ -106,6 +106,16 @@ describe('GET /metrics', () => {
     expect(metrics.get('payform_webhook_events_waiting{outcome="parked"}')).toBe(0);
   });
 
+  it('serves the process’s own series too: memory, heap, event-loop delay, open files', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    await scrape(stack);
+    const found = samples(await (await scrape(stack)).text());
+    expect(found.get('process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
+    expect(found.get('nodejs_heap_size_used_bytes')).toBeGreaterThan(1024 * 1024);
+    expect(found.get('process_open_fds')).toBeGreaterThan(0);
+    expect(found.has('nodejs_eventloop_lag_p99_seconds')).toBe(true);
+  });
+
   it('gauges the orders held for a person until one settles them', async () => {
     const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
     const session = await stack.openSession();

@@ -5,7 +5,7 @@
  * their max, not their sum. A registry of its own per companion: two in one process (tests,
  * a merchant's blue/green) never mix their counts.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayCallRecord } from '@payform/gateway';
 import { ABANDONED_CODES, gatewayAnswered } from '../../ledger/index.js';
 import type { Ledger, Payment } from '../../ledger/index.js';
@@ -69,6 +69,11 @@ export class CompanionMetrics {
   #refusedOn: 'keyed' | 'keyless' | undefined;
   /** The backlog read under way: a scrape while one is still held joins it rather than start another. */
   #backlogRead: Promise<Backlog> | undefined;
+  /**
+   * The process's own series (memory, heap, event-loop delay, open files, garbage collection),
+   * from the first scrape on: a companion nobody scrapes keeps no event-loop monitor running.
+   */
+  #processSeries = false;
 
   constructor() {
     const registers = [this.registry];
@@ -234,6 +239,10 @@ export class CompanionMetrics {
    * `down`: the outage tracker's word — a disk that refuses writes still answers the read.
    */
   async exposition(ledger: Ledger, now: number, down = false): Promise<string> {
+    if (!this.#processSeries) {
+      this.#processSeries = true;
+      collectDefaultMetrics({ register: this.registry });
+    }
     const building = ledger.indexBuilds?.state;
     for (const state of INDEX_BUILD_STATES) this.#indexBuild.set({ state }, state === building ? 1 : 0);
     this.#declineBurst.set(this.#bursting?.() ? 1 : 0);
