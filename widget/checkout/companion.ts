@@ -63,6 +63,12 @@ export type Caller = Pick<Element, 'localName'> & { readonly session: string; re
  */
 export const fetchView = (element: Caller): Promise<SessionView> => call(element, '', undefined, 15_000, readSessionView);
 
+/** How far the companion's clock is ahead of the device's (ms), as its last answer said. */
+let skew = 0;
+
+/** The time by the companion's clock: a device's may be months off, and refuse a card it takes. */
+export const companionNow = (): Date => new Date(Date.now() + skew);
+
 /** Each chunk that did not load, by its URL, and why (`unloaded`). */
 const unloadedChunks: Record<string, Promise<CompanionError>> = {};
 
@@ -99,6 +105,8 @@ export async function call<T>(element: Caller, path: string, post: RequestInit |
   const url = `${endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(element.session)}${path}`;
   // No session to read, none asked for: diagnose.ts names the attribute, without a 404 in the console and the log first.
   const response = element.session || post ? await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined) : undefined;
+  // The companion's clock, by its answer's Date: a card's expiry is judged by it, not the device's.
+  skew = Date.parse(response?.headers.get('date') as string) - Date.now() || skew;
   const json = await response?.json().catch(() => undefined);
   const answer = response?.ok && read(json as never);
   if (answer) return answer;

@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { type Brand, type BrandId, digitsOf, type Check, type CheckCode } from '@payform/card/fields';
 import { CheckoutElement, loadPaying, paying, unserved } from '../checkout/checkout-element.js';
+import { companionNow } from '../checkout/companion.js';
 import { customerCheck, loadCustomerChecks } from '../customer/fields.js';
 import { emit, type FieldName } from '../events.js';
 import type { Message } from '../i18n/en.js';
@@ -30,7 +31,7 @@ const FIELDS: Record<FieldName, [
   inputmode?: string,
 ]> = {
   number: ['cc-number', (value, _, accepted) => paying?.checkNumber(digitsOf(value), accepted) ?? UNJUDGED, 'numeric'],
-  exp: ['cc-exp', (value) => paying?.checkExpiry(value) ?? UNJUDGED, 'numeric'],
+  exp: ['cc-exp', (value) => paying?.checkExpiry(value, companionNow()) ?? UNJUDGED, 'numeric'],
   cvv: ['cc-csc', (value, brand) => paying?.checkCvv(value, brand) ?? UNJUDGED, 'numeric'],
   fname: ['given-name', customerCheck('checkName')],
   lname: ['family-name', customerCheck('checkName')],

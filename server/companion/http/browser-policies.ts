@@ -163,7 +163,11 @@ export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: strin
     const outgoing = nodeAnswer(c);
     if (outgoing) {
       outgoing.setHeader('Vary', 'Origin');
-      if (allowedOrigin) outgoing.setHeader('Access-Control-Allow-Origin', allowedOrigin);
+      // Date read too: the widget judges a card's expiry by the companion's clock, not the device's.
+      if (allowedOrigin) {
+        outgoing.setHeader('Access-Control-Allow-Origin', allowedOrigin);
+        outgoing.setHeader('Access-Control-Expose-Headers', 'Date');
+      }
       if (allowedOrigin || !origin) return next();
       await next();
       if (!sameOrigin(origin, c)) refused(c, origin);
@@ -172,8 +176,10 @@ export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: strin
     await next();
     const headers = c.res.headers;
     headers.append('Vary', 'Origin');
-    if (allowedOrigin) headers.set('Access-Control-Allow-Origin', allowedOrigin);
-    else if (origin) {
+    if (allowedOrigin) {
+      headers.set('Access-Control-Allow-Origin', allowedOrigin);
+      headers.set('Access-Control-Expose-Headers', 'Date');
+    } else if (origin) {
       if (!sameOrigin(origin, c)) refused(c, origin);
       dropHostCors(c);
     }
