@@ -38,6 +38,10 @@ describe('formatNumber', () => {
     [' 3782 822463 10005 |', 'insertFromPaste', '|', '3782 822463 10005|'],
     ['4242 4242 4242 4242 4242|', 'insertFromPaste', '|', '4242 4242 4242 4242 424|'], // Visa stops at 19
     ['55554242 4242|', 'insertFromPaste', '|4242 4242', '5555 4242 4242|'],
+    // a paste that runs on into the expiry (and the code) keeps the number alone
+    ['4242 4242 4242 4242 12/30|', 'insertFromPaste', '|', '4242 4242 4242 4242|'],
+    ['4242-4242-4242-4242  3 / 2031 737|', 'insertFromPaste', '|', '4242 4242 4242 4242|'],
+    ['3782 822463 10005\n12.30|', 'insertFromPaste', '|', '3782 822463 10005|'],
     // autofill: no input type, no previous value
     ['4111111111111111|', undefined, undefined, '4111 1111 1111 1111|'],
   ])('%j (%s from %j) → %j', (after, inputType, before, expected) => {

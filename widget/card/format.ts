@@ -57,13 +57,21 @@ const clip = (digits: string, before: number, length: number): [string, number] 
   return [kept, Math.min(before, kept.length)];
 };
 
-/** Card number: the brand's gaps (4-4-4-4, Amex 4-6-5, Diners 4-6-4), cut at the brand's maximum length. */
-export const formatNumber = (keystroke: Keystroke): Edit =>
-  reformat(keystroke, (digits, before) => {
+/** An expiry pasted after the number, as a note or an e-mail holds them ("4242 4242 4242 4242 12/30"). */
+const PASTED_EXPIRY = /\s+(?:0?[1-9]|1[0-2])\s*[/.-]\s*(?:\d{4}|\d{2})(?!\d).*$/s;
+
+/**
+ * Card number: the brand's gaps (4-4-4-4, Amex 4-6-5, Diners 4-6-4), cut at the brand's maximum
+ * length. A paste keeps the number alone: an expiry after it is not more of its digits.
+ */
+export const formatNumber = (keystroke: Keystroke): Edit => {
+  const value = keystroke.inputType === 'insertFromPaste' ? keystroke.value.replace(PASTED_EXPIRY, '') : keystroke.value;
+  return reformat({ ...keystroke, value, caret: Math.min(keystroke.caret, value.length) }, (digits, before) => {
     const brand = detectBrand(digits);
     const [kept, after] = clip(digits, before, maxLength(brand));
     return [group(kept, gapsOf(brand)), after];
   });
+};
 
 /**
  * Expiry as MM/YY. A month that can only have one digit is padded ("2" → "02/", "1/" → "01/",
