@@ -204,7 +204,9 @@ export class PayForm extends CheckoutElement {
     // composing is left alone until it is committed, then taken as one edit (paying.ts, `composed`).
     if (paying?.reformat(this, input, event)) return;
     const { value } = input;
-    const again = (): unknown => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    // A paste is replayed as one: its formatting keeps the number alone (a pasted expiry after it).
+    const inputType = event.inputType === 'insertFromPaste' ? event.inputType : '';
+    const again = (): unknown => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType }));
     if (!paying) void (this.#formatting ??= loadPaying(this)).then((module) => module && again());
     this.edited[name] = value;
     const check = this.check(input);
