@@ -114,6 +114,20 @@ describe('startCompanion', () => {
     }
   });
 
+  it('reads the clock it is given, the ledger’s times too: a session opened by it expires by it', async () => {
+    const twoDaysOn = () => Date.now() + 2 * 86_400_000;
+    const settings = loopbackSettings();
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memorySink().sink }), clock: twoDaysOn });
+    try {
+      const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+      const before = twoDaysOn();
+      const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+      expect(Date.parse(session.expires_at)).toBeGreaterThanOrEqual(before + 30 * 60_000 - 1_000);
+    } finally {
+      await companion.close();
+    }
+  });
+
   it('refuses a clock that is not a function, before the ledger opens', async () => {
     await expect(startCompanion(loopbackSettings(), { gatewayBaseUrl: sandbox.url, clock: 17 as never })).rejects.toThrow('Invalid companion options: clock: must be a function, not a number');
   });

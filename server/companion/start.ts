@@ -348,7 +348,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   });
   const statements = settings.databaseStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: settings.databaseStatementTimeoutMs };
   // The ledger's own lines (a large PostgreSQL ledger's index builds in the background) go to the log.
-  const ledger = await openLedger(settings.databaseUrl, { ...statements, log: logger }).catch((error: unknown) => {
+  const ledger = await openLedger(settings.databaseUrl, { ...statements, log: logger, ...(options.clock ? { clock: options.clock } : {}) }).catch((error: unknown) => {
     throw unopenedLedger(error, settings);
   });
   await checkLedgerOwner(ledger, settings, logger);
