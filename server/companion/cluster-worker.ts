@@ -21,4 +21,4 @@ export const madeUpTokenInWorker = (worker: string): string =>
 /** Said once at start: metrics served by a worker. */
 export const metricsInWorker = (worker: string, metricsUrl: string): string =>
   `metrics at ${metricsUrl} are this process's alone, and it runs as ${worker}: a scrape reaches whichever process takes it, ` +
-  'and the counters read as reset at random; run one companion per port (each its own PAYFORM_METRICS_ADDRESS) behind your balancer, and sum them';
+  'and the counters read as reset at random; run one companion per port (each its own PAYFORM_METRICS_ADDRESS, or its own port for the token route) behind your balancer, and sum them';

@@ -15,7 +15,6 @@ const SHARED = {
   captureOverReservePercent: 'PAYFORM_CAPTURE_OVER_RESERVE_PERCENT',
   acceptedBrands: 'PAYFORM_ACCEPTED_BRANDS',
   tokenizes: 'PAYFORM_GATEWAY_WIDGET_KEY',
-  testMode: 'PAYFORM_TEST_MODE',
 } as const;
 
 type Shared = Record<keyof typeof SHARED, string>;
@@ -26,7 +25,6 @@ function sharedOf(settings: CompanionSettings): Shared {
     captureOverReservePercent: String(settings.captureOverReservePercent),
     acceptedBrands: settings.acceptedBrands ? [...settings.acceptedBrands].sort().join(',') : 'every scheme',
     tokenizes: settings.tokenizer ? 'set: the widget tokenizes' : 'unset: cards are relayed',
-    testMode: String(settings.testMode),
   };
 }
 
@@ -49,8 +47,8 @@ export async function checkSharedSettings(ledger: Ledger, settings: CompanionSet
   if (differing.length === 0) return;
   logger.warn(
     `settings differ from those of the companion that last started on this ledger: ${differing.map((name) => `${SHARED[name]} (here ${mine[name]}; there ${before![name]})`).join('; ')}. ` +
-      'Instances sharing the ledger behind one address then answer the same request differently: give every instance the same settings ' +
-      '(while you change them one instance after another, this is said at each start and means no harm)',
+      'If other instances share this ledger behind one address, they answer the same request differently until every one has the same settings; ' +
+      'a lone companion restarted with new settings, or one instance after another being changed, may ignore this',
   );
 }
 

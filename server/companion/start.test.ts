@@ -387,9 +387,10 @@ describe('startCompanion', () => {
     expect(more).toEqual([]);
     expect(said).toMatchObject({ level: 'warn' });
     expect(said!.msg).toContain('PAYFORM_CAPTURE_OVER_RESERVE_PERCENT (here 0; there 15); PAYFORM_ACCEPTED_BRANDS (here mastercard; there mastercard,visa)');
-    expect(said!.msg).not.toContain('PAYFORM_TEST_MODE');
-    // Started again alike: nothing to say.
+    expect(said!.msg).toContain('a lone companion restarted with new settings');
+    // Started again alike: nothing to say; nor when it goes live, which changes no answer here.
     expect(await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0' })).toEqual([]);
+    expect(await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0', PAYFORM_TEST_MODE: 'false' })).toEqual([]);
   });
 
   it('says the instance left on an older admin token is the one to restart, when it refuses the token the last one started with', async () => {

@@ -585,7 +585,7 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
     };
     const { logger, ledger } = composed.app.companion.services;
     composedLogger = logger;
-    if (worker && metricsServer) logger.warn(metricsInWorker(worker, metricsServer.url));
+    if (worker && (metricsServer || settings.metricsToken)) logger.warn(metricsInWorker(worker, metricsServer?.url ?? `${url}/metrics`));
     if (settings.adminTokenGenerated) {
       console.log(`payform companion: PAYFORM_ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
       // Several instances share a PostgreSQL ledger behind one address: each made-up token works on its own instance only.
