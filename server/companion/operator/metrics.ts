@@ -35,6 +35,21 @@ interface Backlog extends Awaited<ReturnType<Ledger['backlog']>> {
   readonly reconciliationOverdue: boolean;
 }
 
+/**
+ * The process's own series (memory, heap, event-loop delay, open files, garbage collection): one
+ * registry a process, made at its first scrape — a companion nobody scrapes keeps no event-loop
+ * monitor running, and companions sharing a process (tests, a blue/green switch) share its monitor,
+ * which prom-client cannot stop, rather than leave one behind each.
+ */
+let processRegistry: Registry | undefined;
+const processSeries = (): Registry => {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+};
+
 const WEBHOOK_OUTCOMES = ['applied', 'stale', 'parked', 'unmatched', 'duplicate', 'invalid_signature', 'unreadable'] as const;
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
@@ -69,11 +84,6 @@ export class CompanionMetrics {
   #refusedOn: 'keyed' | 'keyless' | undefined;
   /** The backlog read under way: a scrape while one is still held joins it rather than start another. */
   #backlogRead: Promise<Backlog> | undefined;
-  /**
-   * The process's own series (memory, heap, event-loop delay, open files, garbage collection),
-   * from the first scrape on: a companion nobody scrapes keeps no event-loop monitor running.
-   */
-  #processSeries = false;
 
   constructor() {
     const registers = [this.registry];
@@ -239,10 +249,6 @@ export class CompanionMetrics {
    * `down`: the outage tracker's word — a disk that refuses writes still answers the read.
    */
   async exposition(ledger: Ledger, now: number, down = false): Promise<string> {
-    if (!this.#processSeries) {
-      this.#processSeries = true;
-      collectDefaultMetrics({ register: this.registry });
-    }
     const building = ledger.indexBuilds?.state;
     for (const state of INDEX_BUILD_STATES) this.#indexBuild.set({ state }, state === building ? 1 : 0);
     this.#declineBurst.set(this.#bursting?.() ? 1 : 0);
@@ -259,7 +265,7 @@ export class CompanionMetrics {
     } catch {
       this.#ledgerUp.set(0);
     }
-    return this.registry.metrics();
+    return Registry.merge([this.registry, processSeries()]).metrics();
   }
 
   /** The ledger's backlog, or a rejection once BACKLOG_READ_MS pass without it. */
