@@ -19,7 +19,7 @@ import { definedFields } from '../optional-fields.js';
 import { paymentUpdate } from '../payments/gateway-facts.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
-import { heldAnswer, payAnswer } from './pay-answer.js';
+import { heldAnswer, joinedAnswer, payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
 import type { HeldAnswers } from './held-answers.js';
 import type { BrowserFingerprint, CardInput } from './pay-request.js';
@@ -171,7 +171,7 @@ export class DirectPayments {
     if (claim.claimed) return this.#attempt(terms, claim.payment, card, customer, request, { retry: true, resent: claim.resent });
     const live = claim.payment;
     const holds = claim.reason === 'in_flight' || claim.reason === 'paid';
-    return holds && live && !(live.mode === 'hosted' && live.status === 'init') ? payAnswer(live) : undefined;
+    return holds && live && !(live.mode === 'hosted' && live.status === 'init') ? joinedAnswer(live) : undefined;
   }
 
   /** What the merchant prefilled is not the payer's to change. */
@@ -186,7 +186,7 @@ export class DirectPayments {
     if (live) {
       // A hosted page opened and left unpaid gives way to paying by card here.
       const abandoned = live.mode === 'hosted' && live.status === 'init' && (await cancelHostedPage(this.#deps, live));
-      if (!abandoned) return payAnswer(live);
+      if (!abandoned) return joinedAnswer(live);
       session = await payableSession(ledger, request.sessionId, 'direct', this.#tokenizes);
     }
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
@@ -196,7 +196,7 @@ export class DirectPayments {
     const card = await this.#cardSource(session, request.card);
 
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
-    if (!claim.claimed) return payAnswer(liveAttempt(claim));
+    if (!claim.claimed) return joinedAnswer(liveAttempt(claim));
     return this.#attempt(session, claim.payment, card, customer, request, { retry: true, resent: claim.resent });
   }
 
@@ -207,7 +207,7 @@ export class DirectPayments {
    */
   async chargeSavedCard(session: CheckoutSession, ccToken: string, customer: CustomerDetails = session.customer): Promise<PayAnswer> {
     const claim = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
-    if (!claim.claimed) return payAnswer(liveAttempt(claim));
+    if (!claim.claimed) return joinedAnswer(liveAttempt(claim));
     const request: DirectPayment = {
       sessionId: session.id,
       card: { kind: 'token', token: ccToken },
@@ -237,7 +237,7 @@ export class DirectPayments {
       await endTakenAttempt(this.#deps, payment);
       if (!send.retry) return this.#answer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
-      if (!next.claimed) return payAnswer(liveAttempt(next));
+      if (!next.claimed) return joinedAnswer(liveAttempt(next));
       return this.#attempt(session, next.payment, card, customer, request, { ...send, retry: false, resent: next.resent });
     }
     return this.#recordOrHold(session, payment, this.#update(payment, answer), client);

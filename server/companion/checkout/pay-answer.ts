@@ -16,6 +16,12 @@ export const PayAnswer = z.object({
   payment_id: z.string().optional(),
   /** With `failure`: whether the session takes another attempt; false once its attempts are used up (open a new session). */
   retryable: z.boolean().optional(),
+  /**
+   * This request sent nothing: an attempt of the session was already under way (another window's,
+   * or an earlier request of this client's), and the answer is that attempt's. A decline of it is
+   * no decline of the card this request carried.
+   */
+  joined: z.literal(true).optional(),
 });
 export type PayAnswer = z.infer<typeof PayAnswer>;
 
@@ -30,6 +36,9 @@ export function payAnswer(payment: Payment): PayAnswer {
       return payment.userActionUrl ? { status: 'redirect', redirect_url: payment.userActionUrl, ...ids } : { status: 'pending', ...ids };
   }
 }
+
+/** The answer to a request that found another attempt of its session under way: that attempt's, so marked. */
+export const joinedAnswer = (payment: Payment): PayAnswer => ({ ...payAnswer(payment), joined: true });
 
 /**
  * The answer from a gateway answer the ledger could not record yet (the database away, the

@@ -151,8 +151,8 @@ describe('3-D Secure and slow payments', () => {
     expect(new URL(answer.redirect_url).origin).toBe(stack.sandboxUrl);
     // A customer back from the bank's page without finishing it is offered the same challenge.
     expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ status: 'pending', challenge_url: answer.redirect_url });
-    // A second click while the challenge is open gets the same challenge, no new payment.
-    expect(await payJson(session.id)).toEqual(answer);
+    // A second click while the challenge is open gets the same challenge, no new payment, marked as another's.
+    expect(await payJson(session.id)).toEqual({ ...answer, joined: true });
     await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'success' });
     await stack.settleWebhooks();
     expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toEqual(expect.not.objectContaining({ challenge_url: expect.anything() }));
@@ -271,7 +271,8 @@ describe('one payment per session', () => {
     await open();
     const session = await stack.openSession();
     const first = await payJson(session.id);
-    expect(await payJson(session.id, payBody({ card: card('rejected') }))).toEqual(first);
+    expect(first.joined).toBeUndefined();
+    expect(await payJson(session.id, payBody({ card: card('rejected') }))).toEqual({ ...first, joined: true });
   });
 
   it('refuses direct payment where the merchant allows hosted only', async () => {
