@@ -24,6 +24,8 @@ export interface PayAnswer {
   payment_id?: string;
   /** With a failure: false when the session takes no more attempts. */
   retryable?: boolean;
+  /** This request sent nothing: the answer is of the session's attempt already under way (another window's). */
+  joined?: true;
 }
 
 export class CompanionError extends Error {

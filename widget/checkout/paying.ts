@@ -749,6 +749,12 @@ function handOver(payer: CheckoutElement): void {
  */
 function relay(payer: CheckoutElement, event: CustomEvent): void {
   if (event.target !== payer) return;
+  // The decline of an attempt another window began, which this click joined: not this card's.
+  if (event.type === 'pay-failure' && joinedOrders.get(payer) === (event.detail as PayEventDetails['pay-failure']).orderId) {
+    joinedOrders.delete(payer);
+    payer.say(payer.t.not_taken ?? '');
+    return event.stopImmediatePropagation();
+  }
   // An end it shows as another element of its session read it: the page heard it from that one (`settled`).
   const echo = echoes.get(payer);
   if (echo && echo === payer.view) {
@@ -783,6 +789,13 @@ function relay(payer: CheckoutElement, event: CustomEvent): void {
  * read or poll of the session comes to it too, as a page loaded anew would, and is not told again.
  */
 const retold = new WeakMap<CheckoutElement, string>();
+
+/**
+ * The order of the attempt a form's pay request joined (the companion's `joined`: another window's
+ * was under way, and this request sent nothing), until it ends: its decline is told as no payment
+ * taken, not as this card's, and not to the page, which the other window tells (`relay`).
+ */
+const joinedOrders = new WeakMap<CheckoutElement, string>();
 
 /** The elements whose last payment sent a card: its end is the page's news wherever the customer went (`relay`). */
 const cardSent = new WeakSet<CheckoutElement>();
@@ -1638,11 +1651,14 @@ async function paidAway(form: Form, session: string, { status, order_id, payment
   if (paid) emit(form, 'pay-success', { orderId: order_id ?? orderId, paymentId: payment_id });
 }
 
-function answer(form: Form, { status, redirect_url, message, order_id, payment_id, retryable }: PayAnswer): void {
+function answer(form: Form, { status, redirect_url, message, order_id, payment_id, retryable, joined }: PayAnswer): void {
+  if (joined && order_id) joinedOrders.set(form, order_id);
+  else joinedOrders.delete(form);
   if (status === 'redirect') {
     // A cancelled redirect leaves the challenge to the page (a popup); the form watches for the
-    // outcome, and offers the challenge again (`pay-redirect` again) should it stay pending.
-    if (!redirect(form, redirect_url!, '3ds', order_id)) {
+    // outcome, and offers the challenge again (`pay-redirect` again) should it stay pending. The
+    // challenge of another window's attempt, for another card, is that window's: watched, and offered.
+    if (joined || !redirect(form, redirect_url!, '3ds', order_id)) {
       form.view = { ...form.view!, challenge_url: redirect_url };
       void form.poll();
     }
