@@ -65,6 +65,8 @@ export function ready(element: CheckoutElement): void {
     if (isForm(element)) listTestCards(element);
     if (isForm(element)) keepTyped(element);
     if (isForm(element)) composed(element);
+    // Typing after a decline is a new try: a click then pays at once (`claim`).
+    if (isForm(element)) element.addEventListener('input', () => declinedAt.delete(element));
     // Tokenize mode's chunk comes now too, not after the click: on a slow network it was a round
     // trip more before every payment. A failure here is met again, and told, at the click.
     if (isForm(element) && element.view?.tokenizer) import('../pay-form/tokenized.js').catch(() => undefined);
@@ -1388,6 +1390,15 @@ export async function submit(element: CheckoutElement): Promise<void> {
   if (await claim(element, 'pay-submit')) await pay(element as Form);
 }
 
+/**
+ * When each form was last told its own attempt was declined, until its customer types again: a
+ * click within DECLINE_SETTLES_MS of it is the same click's rest, not a new attempt with the
+ * same card (a gateway that declines at once left a triple click three attempts, and three
+ * declines counted against the shop's card-testing limits).
+ */
+const declinedAt = new WeakMap<CheckoutElement, number>();
+const DECLINE_SETTLES_MS = 1_000;
+
 /** Elements whose `pay-submit` is being told: what its listeners start is not another claim. */
 const claiming = new WeakSet<CheckoutElement>();
 
@@ -1398,6 +1409,8 @@ const claiming = new WeakSet<CheckoutElement>();
  */
 async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<boolean> {
   if (element.phase !== 'ready' || claiming.has(element)) return false;
+  // The rest of a double or triple click a decline answered at once: not the same card again.
+  if (performance.now() - (declinedAt.get(element) ?? -Infinity) < DECLINE_SETTLES_MS) return false;
   if (isForm(element)) {
     // A customer field waits for its checks to load, and a name or address that may hold a card
     // number for the detector's verdict: a check may be pending twice over.
@@ -1665,6 +1678,7 @@ function answer(form: Form, { status, redirect_url, message, order_id, payment_i
     return;
   }
   if (status === 'success') form.edited = {};
+  if (status === 'failure') declinedAt.set(form, performance.now());
   // A decline that used up the session's attempts ends it, as the session view then says.
   form.settle({ ...form.view!, status: retryable === false ? 'expired' : status, message, order_id: order_id ?? form.view!.order_id }, { paymentId: payment_id });
   void refocus(form);

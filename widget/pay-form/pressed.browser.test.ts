@@ -5,9 +5,9 @@
  * fell beside it, a click on nothing. Real mouse presses (Playwright's), at the button's centre
  * (a tap's mousedown and mouseup come at its end, with the same effect).
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
-import { button, errorText, field, focused, json, message, mount, press, type, watchFetch } from '../test/harness.js';
+import { autofill, button, card, errorText, field, focused, json, message, mount, press, type, watchFetch } from '../test/harness.js';
 import { createSession } from '../test/checkout-fixture.js';
 
 const INCOMPLETE = 'The expiry date is incomplete.';
@@ -89,5 +89,30 @@ describe('<pay-form> pressed as a field it leaves shows its error', () => {
     await press('Tab');
     await form.updateComplete;
     expect(errorText(form, 'exp')).to.equal(INCOMPLETE);
+  });
+});
+
+describe('<pay-form> clicked again as a decline is answered', () => {
+  it('takes the rest of a double click a decline answered at once as the same click, and a click after typing as a new try', async () => {
+    const form = await mount();
+    const calls = watchFetch();
+    try {
+      autofill(form, card('4000000000000002'));
+      const declined = oneEvent(form, 'pay-failure');
+      button(form).click();
+      await declined;
+      // The second click of a double click, right after the decline: no second attempt of the same card.
+      button(form).click();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(calls.filter((call) => call.url.endsWith('/pay')), 'one attempt').to.have.length(1);
+      // The customer types (another card): the next click pays at once.
+      autofill(form, card('4242424242424242'));
+      const paid = oneEvent(form, 'pay-success');
+      button(form).click();
+      await paid;
+      expect(calls.filter((call) => call.url.endsWith('/pay'))).to.have.length(2);
+    } finally {
+      calls.restore();
+    }
   });
 });
