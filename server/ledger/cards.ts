@@ -53,38 +53,34 @@ export async function markSavedCardPayment(ctx: LedgerContext, orderId: string):
 
 /**
  * The card of a session's successful payment, saved as saveCard does — unless the session was
- * opened with `saveCard: false`: then nothing (undefined). One statement, the check inside it.
- * A payment made with a saved card refreshes that card only while it is saved: a customer who
- * deleted it during the payment's 3-D Secure does not find it back (a second statement, on that
- * path alone).
+ * opened with `saveCard: false`: then nothing (undefined). A payment made with a saved card
+ * (markSavedCardPayment) refreshes that card only while it is saved: a customer who deleted it
+ * during the payment's 3-D Secure does not find it back. One statement, the checks inside it.
  */
 export async function savePaymentCard(ctx: LedgerContext, payment: PaidAttempt, input: NewSavedCard): Promise<SavedCard | undefined> {
   const row = newCardRow(ctx, input);
   const columns = Object.keys(cardTypes) as (keyof SavedCardRow)[];
-  const savedCardPaid = ctx.db.selectFrom('saved_card_payments').select(sql.lit(1).as('one')).where('order_id', '=', payment.orderId);
   const saved = await ctx.db
     .insertInto('saved_cards')
     .columns(columns)
     .expression(
       ctx.db
         .selectNoFrom(columns.map((column) => sql`cast(${row[column]} as ${sql.raw(cardTypes[column])})`.as(column)))
-        .where(({ and, not, exists, selectFrom }) =>
-          and([not(exists(selectFrom('no_card_sessions').select(sql.lit(1).as('one')).where('session_id', '=', payment.sessionId))), not(exists(savedCardPaid))]),
+        .where(({ and, or, not, exists, selectFrom }) =>
+          and([
+            not(exists(selectFrom('no_card_sessions').select(sql.lit(1).as('one')).where('session_id', '=', payment.sessionId))),
+            // A saved card's payment only ever meets its row (the conflict refreshes it), never makes one.
+            or([
+              not(exists(selectFrom('saved_card_payments').select(sql.lit(1).as('one')).where('order_id', '=', payment.orderId))),
+              exists(selectFrom('saved_cards').select(sql.lit(1).as('one')).where('customer_id', '=', row.customer_id).where('cc_token', '=', row.cc_token)),
+            ]),
+          ]),
         ),
     )
     .onConflict(refreshed)
     .returning(SAVED_CARD_COLUMNS)
     .executeTakeFirst();
-  if (saved) return toSavedCard(saved);
-  const kept = await ctx.db
-    .updateTable('saved_cards')
-    .set({ cc_mask: row.cc_mask, brand: row.brand, token_expiration: row.token_expiration, last_used_at: row.last_used_at })
-    .where('customer_id', '=', row.customer_id)
-    .where('cc_token', '=', row.cc_token)
-    .where(({ exists }) => exists(savedCardPaid))
-    .returning(SAVED_CARD_COLUMNS)
-    .executeTakeFirst();
-  return kept && toSavedCard(kept);
+  return saved && toSavedCard(saved);
 }
 
 /** The attempt whose success keeps its card: its session's consent, and whether a saved card paid it. */
