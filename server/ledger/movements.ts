@@ -10,6 +10,7 @@
 import { sql } from 'kysely';
 import type { SqlBool } from 'kysely';
 import type { LedgerContext } from './context.js';
+import { CurrencySums, periodWindows } from './period-windows.js';
 import { movementListInput, parseInput } from './input.js';
 import { pageOf, pageRequest } from './keyset.js';
 import type { PagePosition } from './keyset.js';
@@ -116,36 +117,38 @@ async function readOperations(ctx: LedgerContext, query: { from: number; to: num
 
 /** What the movements made in [from, to) came to, per currency: sales and captures paid, refunds refunded. */
 export async function movementTotals(ctx: LedgerContext, from: number, to: number): Promise<CurrencyTotals[]> {
-  const [sales, operations] = await Promise.all([
-    ctx.db
-      .selectFrom('payments as p')
-      .select((eb) => ['p.currency', eb.fn.sum<number | string>('p.amount').as('amount')])
-      .where(succeeded('p.status'))
-      .where(sql<SqlBool>`p.method = 'purchase'`)
-      .where('p.created_at', '>=', from)
-      .where('p.created_at', '<', to)
-      .groupBy('p.currency')
-      .execute(),
-    ctx.db
-      .selectFrom('operations as o')
-      .innerJoin('payments as p', 'p.order_id', 'o.order_id')
-      .select((eb) => ['p.currency', 'o.kind', eb.fn.sum<number | string>('o.amount').as('amount')])
-      .where(operationSucceeded)
-      .where(sql<SqlBool>`(o.kind = 'refund' or (o.kind = 'capture' and p.method = 'auth'))`)
-      .where('o.created_at', '>=', from)
-      .where('o.created_at', '<', to)
-      .groupBy(['p.currency', 'o.kind'])
-      .execute(),
-  ]);
-  const totals = new Map<string, { paid: number; refunded: number }>();
-  const of = (currency: string) => totals.get(currency) ?? totals.set(currency, { paid: 0, refunded: 0 }).get(currency)!;
+  const sums = new CurrencySums();
+  // Each table a window at a time on SQLite (period-windows.ts), side by side on PostgreSQL.
   // PostgreSQL's sum of a bigint is a numeric, read as text.
-  for (const row of sales) of(row.currency).paid += Number(row.amount);
-  for (const row of operations) {
-    if (row.kind === 'refund') of(row.currency).refunded += Number(row.amount);
-    else of(row.currency).paid += Number(row.amount);
-  }
-  return [...totals]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([currency, { paid, refunded }]) => ({ currency, paid, refunded, net: paid - refunded }));
+  const addSales = async () => {
+    for await (const window of periodWindows(ctx, 'payments', from, to)) {
+      const sales = await ctx.db
+        .selectFrom('payments as p')
+        .select((eb) => ['p.currency', eb.fn.sum<number | string>('p.amount').as('amount')])
+        .where(succeeded('p.status'))
+        .where(sql<SqlBool>`p.method = 'purchase'`)
+        .where('p.created_at', '>=', window.from)
+        .where('p.created_at', '<', window.to)
+        .groupBy('p.currency')
+        .execute();
+      for (const row of sales) sums.add(row.currency, Number(row.amount), 0);
+    }
+  };
+  const addOperations = async () => {
+    for await (const window of periodWindows(ctx, 'operations', from, to)) {
+      const operations = await ctx.db
+        .selectFrom('operations as o')
+        .innerJoin('payments as p', 'p.order_id', 'o.order_id')
+        .select((eb) => ['p.currency', 'o.kind', eb.fn.sum<number | string>('o.amount').as('amount')])
+        .where(operationSucceeded)
+        .where(sql<SqlBool>`(o.kind = 'refund' or (o.kind = 'capture' and p.method = 'auth'))`)
+        .where('o.created_at', '>=', window.from)
+        .where('o.created_at', '<', window.to)
+        .groupBy(['p.currency', 'o.kind'])
+        .execute();
+      for (const row of operations) sums.add(row.currency, row.kind === 'refund' ? 0 : Number(row.amount), row.kind === 'refund' ? Number(row.amount) : 0);
+    }
+  };
+  await Promise.all([addSales(), addOperations()]);
+  return sums.totals();
 }

@@ -7,6 +7,8 @@ import { eventsOf } from './events.js';
 import { eventListInput, moneyTotalsInput, orderListInput, parseInput, staleInput, statsInput } from './input.js';
 import { newestFirst, pageOf, pageRequest } from './keyset.js';
 import { orderTotals } from './money-rules.js';
+import { CurrencySums, periodWindows } from './period-windows.js';
+import type { PeriodWindow } from './period-windows.js';
 import { movementTotals } from './movements.js';
 import { operationsOf } from './operations.js';
 import { searchOrders } from './order-search.js';
@@ -151,8 +153,14 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
 /** A bucket as it is counted. */
 type Tally = { -readonly [K in keyof StatsBucket]: StatsBucket[K] };
 
-/** Payments created in [from, to) by bucket key and outcome. */
-function countPerBucket(ctx: LedgerContext, { from, to, shift }: { from: number; to: number; shift: number }, size: number) {
+/** Payments created in [from, to) by bucket key and outcome; on SQLite, a window at a time (period-windows.ts), a bucket's count in several rows. */
+async function countPerBucket(ctx: LedgerContext, { from, to, shift }: { from: number; to: number; shift: number }, size: number) {
+  const rows = [];
+  for await (const window of periodWindows(ctx, 'payments', from, to)) rows.push(...(await countInWindow(ctx, window, shift, size)));
+  return rows;
+}
+
+function countInWindow(ctx: LedgerContext, { from, to }: PeriodWindow, shift: number, size: number) {
   // Literals, not parameters: SQLite would bind them as REAL and divide as floats.
   const bucket = sql<number>`(${sql.ref('created_at')} + ${sql.lit(shift)}) / ${sql.lit(size)}`;
   // A failure the gateway gave no code for is one it never decided (every decline has one); one
@@ -177,6 +185,7 @@ function countPerBucket(ctx: LedgerContext, { from, to, shift }: { from: number;
  * The period's payments are read by their created_at index and each one's operations through
  * its order's index — subqueries, so no planner can start from every successful operation of
  * the ledger instead: the work grows with the period's payments, never with the whole ledger.
+ * On SQLite, a window of them at a time (period-windows.ts).
  */
 export async function moneyTotals(ctx: LedgerContext, input: MoneyTotalsQuery): Promise<CurrencyTotals[]> {
   const query = parseInput(moneyTotalsInput, input);
@@ -186,31 +195,27 @@ export async function moneyTotals(ctx: LedgerContext, input: MoneyTotalsQuery): 
   // the tables are small; either would then read every successful operation for each payment.
   const succeeded = (kind: 'capture' | 'refund') =>
     sql<number | string>`(select coalesce(sum(o.amount), 0) from ${sql.table('operations')} as o where o.order_id = p.order_id and (o.kind = ${sql.lit(kind)} and o.status = 'success') is true)`;
-  const rows = await ctx.db
-    .selectFrom('payments as p')
-    .select((eb) => [
-      'p.currency',
-      eb.fn.sum<number | string>(sql`case when p.method = 'purchase' and p.status = 'success' then p.amount else 0 end`).as('purchased'),
-      // Only an auth is captured: a purchase's row asks nothing of the operations for it.
-      eb.fn.sum<number | string>(sql`case when p.method = 'auth' then ${succeeded('capture')} else 0 end`).as('captured'),
-      eb.fn.sum<number | string>(succeeded('refund')).as('refunded'),
-    ])
-    .where('p.created_at', '>=', query.from)
-    .where('p.created_at', '<', query.to)
-    // Card verifications pay nothing.
-    .where('p.method', '<>', 'lookup')
-    .groupBy('p.currency')
-    .orderBy('p.currency')
-    .execute();
-  // PostgreSQL's sum of a bigint is a numeric, read as text. A currency whose payments brought
-  // no money (all declined, reserves not captured) is left out.
-  return rows
-    .map((row) => {
-      const paid = Number(row.purchased) + Number(row.captured);
-      const refunded = Number(row.refunded);
-      return { currency: row.currency, paid, refunded, net: paid - refunded };
-    })
-    .filter((totals) => totals.paid !== 0 || totals.refunded !== 0);
+  const sums = new CurrencySums();
+  for await (const window of periodWindows(ctx, 'payments', query.from, query.to)) {
+    const rows = await ctx.db
+      .selectFrom('payments as p')
+      .select((eb) => [
+        'p.currency',
+        eb.fn.sum<number | string>(sql`case when p.method = 'purchase' and p.status = 'success' then p.amount else 0 end`).as('purchased'),
+        // Only an auth is captured: a purchase's row asks nothing of the operations for it.
+        eb.fn.sum<number | string>(sql`case when p.method = 'auth' then ${succeeded('capture')} else 0 end`).as('captured'),
+        eb.fn.sum<number | string>(succeeded('refund')).as('refunded'),
+      ])
+      .where('p.created_at', '>=', window.from)
+      .where('p.created_at', '<', window.to)
+      // Card verifications pay nothing.
+      .where('p.method', '<>', 'lookup')
+      .groupBy('p.currency')
+      .execute();
+    // PostgreSQL's sum of a bigint is a numeric, read as text.
+    for (const row of rows) sums.add(row.currency, Number(row.purchased) + Number(row.captured), Number(row.refunded));
+  }
+  return sums.totals();
 }
 
 /**

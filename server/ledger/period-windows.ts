@@ -1,0 +1,63 @@
+// A report's period, read in windows. SQLite runs each statement on the companion's event loop:
+// the money of a month of 100,000 payments, summed by one statement, held every payment and
+// webhook of the process for about 75 ms (a small VM), a million for most of a second. Cut where
+// every few thousandth row of the period was created, each window summed by a statement of its
+// own with the event loop and the connection free between them, a payment waits for one window
+// at most, as it does for a window of the order search (order-search.ts). PostgreSQL reads in
+// processes of its own: the whole period is one window.
+import { setImmediate as loopTurn } from 'node:timers/promises';
+import type { LedgerContext } from './context.js';
+import { WINDOW_ROWS } from './order-search.js';
+
+export interface PeriodWindow {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * [from, to) as consecutive windows of at most `rows` rows of `table` each, by its created_at
+ * index. The windows are read moments apart: a row that changes meanwhile is counted as it was
+ * when its window was read, as a report asked a moment earlier or later would count it.
+ */
+export async function* periodWindows(ctx: LedgerContext, table: 'payments' | 'operations', from: number, to: number, rows = WINDOW_ROWS.most): AsyncGenerator<PeriodWindow> {
+  if (ctx.dialect === 'postgres') {
+    yield { from, to };
+    return;
+  }
+  for (let start = from; start < to; ) {
+    // Read off the index alone (its entries hold created_at).
+    const next = await ctx.db
+      .selectFrom(table)
+      .select('created_at')
+      .where('created_at', '>=', start)
+      .where('created_at', '<', to)
+      .orderBy('created_at')
+      .limit(1)
+      .offset(rows)
+      .executeTakeFirst();
+    // The rows of one millisecond stay in one window, however many there are.
+    const end = next === undefined ? to : Math.max(Number(next.created_at), start + 1);
+    yield { from: start, to: end };
+    if (end < to) await loopTurn();
+    start = end;
+  }
+}
+
+/** Money added up per currency, window by window (moneyTotals, movementTotals). */
+export class CurrencySums {
+  readonly #sums = new Map<string, { paid: number; refunded: number }>();
+
+  add(currency: string, paid: number, refunded: number): void {
+    const sum = this.#sums.get(currency) ?? this.#sums.set(currency, { paid: 0, refunded: 0 }).get(currency)!;
+    sum.paid += paid;
+    sum.refunded += refunded;
+  }
+
+  /** Each currency's money, by its code; one that brought none (all declined, reserves not captured) left out. */
+  totals(): { currency: string; paid: number; refunded: number; net: number }[] {
+    return [...this.#sums]
+      .filter(([, { paid, refunded }]) => paid !== 0 || refunded !== 0)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([currency, { paid, refunded }]) => ({ currency, paid, refunded, net: paid - refunded }));
+  }
+}
