@@ -32,7 +32,15 @@ export class LedgerNotFound extends LedgerError {
   }
 }
 
-export type ConflictReason = 'order_id_taken' | 'operation_id_taken' | 'event_not_unmatched' | 'no_discrepancy' | 'discrepancy_changed' | 'discrepancy_settled';
+export type ConflictReason =
+  | 'order_id_taken'
+  | 'operation_id_taken'
+  | 'event_not_unmatched'
+  | 'no_discrepancy'
+  | 'discrepancy_changed'
+  | 'discrepancy_settled'
+  /** A customer's erasure while an order of theirs is still to be decided (erasure.ts). */
+  | 'payment_in_flight';
 
 export class LedgerConflict extends LedgerError {
   readonly code = 'conflict';

@@ -263,14 +263,16 @@ const pageShape = {
 
 const epochMs = z.number().int('must be epoch milliseconds').min(0, 'must not be negative');
 
+// As long as a customer's stored one may be (customerInput): any address held can be found.
+const searchedEmail = z.string().min(3, 'must be an e-mail address').max(320, 'must be at most 320 characters').regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address');
+
 export const orderListInput = z
   .strictObject({
     status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
     kind: z.enum(['payments', 'verifications']).optional(),
     sessionId: text(64).optional(),
     held: z.boolean().optional(),
-    // As long as a customer's stored one may be (customerInput): any address held can be found.
-    email: z.string().min(3, 'must be an e-mail address').max(320, 'must be at most 320 characters').regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address').optional(),
+    email: searchedEmail.optional(),
     cardLastFour: z.string().regex(/^\d{4}$/, 'must be the last four digits of the card').optional(),
     amount: minorAmount.optional(),
     currency: currency.optional(),
@@ -329,3 +331,8 @@ export const noticeClaimInput = z.strictObject({
 export const noticeRetryInput = z.strictObject({ retryAt: epochMs });
 export const giveUpInput = z.strictObject({ lastSentBefore: epochMs });
 export const noticeDropInput = z.strictObject({ dueBefore: epochMs });
+
+/** Whose personal data to erase (erasure.ts): an e-mail's, a customer id's, or both. */
+export const erasureInput = z
+  .strictObject({ email: searchedEmail.optional(), customerId: text(128).optional() })
+  .refine((request) => request.email !== undefined || request.customerId !== undefined, { path: ['email'], message: 'is required unless customerId is given' });

@@ -3,6 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import { Kysely } from 'kysely';
 import { readBacklog } from './backlog.js';
 import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAbsentPayment } from './absence.js';
+import { eraseCustomer } from './erasure.js';
 import { deleteCard, findCard, listCards, markSavedCardPayment, saveCard, savePaymentCard, cardholderOf } from './cards.js';
 import type { PaidAttempt } from './cards.js';
 import type { LedgerContext } from './context.js';
@@ -78,6 +79,8 @@ import type {
   MovementPage,
   MovementQuery,
   CurrencyTotals,
+  CustomerErasure,
+  ErasureRequest,
   StoredEvent,
 } from './types.js';
 
@@ -195,6 +198,12 @@ export interface Ledger {
   listCards(customerId: string): Promise<SavedCard[]>;
   findCard(customerId: string, idOrToken: string): Promise<SavedCard | undefined>;
   deleteCard(customerId: string, cardId: string): Promise<void>;
+  /**
+   * Erases a customer's personal data (erasure.ts): the details of their orders, sessions and
+   * orders' webhook events; their saved cards, by `customerId`. The orders stay, with their money.
+   * LedgerConflict `payment_in_flight`, nothing erased, while an order of theirs is undecided.
+   */
+  eraseCustomer(request: ErasureRequest): Promise<CustomerErasure>;
   /**
    * The customer details last paid with this card of the customer's (by its gateway token); the
    * name, e-mail and phone they lack from the customer's latest successful payment that had them.
@@ -373,6 +382,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     listCards: (customerId) => listCards(ctx, customerId),
     findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),
     deleteCard: (customerId, cardId) => deleteCard(ctx, customerId, cardId),
+    eraseCustomer: (request) => eraseCustomer(ctx, request),
     cardholderOf: (customerId, ccToken) => cardholderOf(ctx, customerId, ccToken),
     listOrders: (query) => listOrders(ctx, query),
     descriptionsOfOrders: (payments) => descriptionsOfOrders(ctx, payments),

@@ -56,7 +56,7 @@ function conditionsOf(ctx: LedgerContext, query: OrderSearch, only?: Filter): Ma
   // Lower-cased by the database, as its index is: SQLite's lower() leaves all but ASCII as it
   // is, so JavaScript's would miss an address such as "Олена@…" even typed exactly.
   // Either spelling of an internationalised domain (email-domain.ts): rows of before it was kept as written too.
-  if (email !== undefined) conditions.set('email', (eb) => eb(indexed('email', sql.raw(CUSTOMER_EMAIL[ctx.dialect])), 'in', emailSpellings(email).map((spelling) => sql<string>`lower(${spelling})`)));
+  if (email !== undefined) conditions.set('email', (eb) => eb(indexed('email', sql.raw(CUSTOMER_EMAIL[ctx.dialect])), 'in', loweredSpellings(email)));
   // Digits only (checked): a LIKE pattern of them has no wildcard but the leading one.
   if (cardLastFour !== undefined) conditions.set('cardLastFour', (eb) => eb('cc_mask', 'like', `%${cardLastFour}`));
   if (amount !== undefined) conditions.set('amount', (eb) => eb(indexed('amount', sql.ref('amount')), '=', amount));
@@ -65,6 +65,12 @@ function conditionsOf(ctx: LedgerContext, query: OrderSearch, only?: Filter): Ma
   if (createdTo !== undefined) conditions.set('createdTo', (eb) => eb('created_at', '<', createdTo));
   return conditions;
 }
+
+/**
+ * A customer's e-mail as the ledger finds it (CUSTOMER_EMAIL, its index's expression): each of
+ * its spellings (email-domain.ts), lowered by the database as the index is.
+ */
+export const loweredSpellings = (email: string) => emailSpellings(email).map((spelling) => sql<string>`lower(${spelling})`);
 
 /** The filter whose index a search reads: the one likely to match fewest of those given. */
 const leadingOf = (conditions: ReadonlyMap<Filter, Condition>): Filter | undefined => LEADING.find((filter) => conditions.has(filter));

@@ -6,6 +6,7 @@
 // at most, as it does for a window of the order search (order-search.ts). PostgreSQL reads in
 // processes of its own: the whole period is one window.
 import { setImmediate as loopTurn } from 'node:timers/promises';
+import { sql } from 'kysely';
 import type { LedgerContext } from './context.js';
 import { WINDOW_ROWS } from './order-search.js';
 
@@ -14,29 +15,33 @@ export interface PeriodWindow {
   readonly to: number;
 }
 
+/** The time each table's windows are cut by: a column an index of the table leads with. */
+const INDEXED = { payments: 'created_at', operations: 'created_at', checkout_sessions: 'expires_at' } as const;
+
 /**
- * [from, to) as consecutive windows of at most `rows` rows of `table` each, by its created_at
- * index. The windows are read moments apart: a row that changes meanwhile is counted as it was
+ * [from, to) as consecutive windows of at most `rows` rows of `table` each, by the index of its
+ * time (INDEXED). The windows are read moments apart: a row that changes meanwhile is counted as it was
  * when its window was read, as a report asked a moment earlier or later would count it.
  */
-export async function* periodWindows(ctx: LedgerContext, table: 'payments' | 'operations', from: number, to: number, rows = WINDOW_ROWS.most): AsyncGenerator<PeriodWindow> {
+export async function* periodWindows(ctx: LedgerContext, table: keyof typeof INDEXED, from: number, to: number, rows = WINDOW_ROWS.most): AsyncGenerator<PeriodWindow> {
   if (ctx.dialect === 'postgres') {
     yield { from, to };
     return;
   }
   for (let start = from; start < to; ) {
-    // Read off the index alone (its entries hold created_at).
+    // Read off the index alone (its entries hold the time).
+    const time = sql.ref(INDEXED[table]);
     const next = await ctx.db
       .selectFrom(table)
-      .select('created_at')
-      .where('created_at', '>=', start)
-      .where('created_at', '<', to)
-      .orderBy('created_at')
+      .select(sql<number>`${time}`.as('at'))
+      .where(time, '>=', start)
+      .where(time, '<', to)
+      .orderBy(time)
       .limit(1)
       .offset(rows)
       .executeTakeFirst();
     // The rows of one millisecond stay in one window, however many there are.
-    const end = next === undefined ? to : Math.max(Number(next.created_at), start + 1);
+    const end = next === undefined ? to : Math.max(Number(next.at), start + 1);
     yield { from: start, to: end };
     if (end < to) await loopTurn();
     start = end;

@@ -622,6 +622,20 @@ export interface StatsBucket {
   readonly cancelled: number;
 }
 
+/** Whose personal data to erase (Ledger.eraseCustomer): an e-mail's (any case and spelling of its domain), a customer id's, or both. */
+export interface ErasureRequest {
+  readonly email?: string;
+  readonly customerId?: string;
+}
+
+/** What an erasure emptied: the orders' details, the sessions', the webhook events' customer fields; the saved cards it deleted. */
+export interface CustomerErasure {
+  readonly orderIds: readonly string[];
+  readonly sessions: number;
+  readonly events: number;
+  readonly cards: number;
+}
+
 /** The payments created in [from, to), as the money they came to (Ledger.moneyTotals). */
 export interface MoneyTotalsQuery {
   readonly from: number;

@@ -1,0 +1,156 @@
+// A customer's personal data erased on request, on every backend: their orders' details, their
+// sessions' and the customer fields of their orders' webhooks go, their saved cards too; the
+// orders stay with their money; nobody else's details are touched; an order still to be decided
+// holds the erasure back, whole.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
+import { claimedPayment, gatewayEvent, paidOrder } from './testing/contract.js';
+import { fileBackend, memoryBackend, postgresBackend, TestClock, withTestDatabase } from './testing/databases.js';
+import type { LedgerBackend, TestLedger } from './testing/databases.js';
+import { withoutCustomer } from './erasure.js';
+
+// Kept as the companion keeps an address (emailAsWritten): its domain's non-ASCII letters lowered.
+const olena = { email: 'Olena.Koval@приклад.укр', fname: 'Olena', lname: 'Koval', phone: '+380501234567' };
+const taras = { email: 'taras@example.com', fname: 'Taras', lname: 'Bondar', phone: '+380671112233' };
+
+function describeErasure(backend: LedgerBackend): void {
+  describe(`a customer's erasure on ${backend.name}`, () => {
+    let clock: TestClock;
+    let store: TestLedger;
+    let ledger: Ledger;
+
+    beforeEach(async () => {
+      clock = new TestClock();
+      store = await backend.open(clock);
+      ledger = store.ledger;
+    });
+    afterEach(() => store.dispose());
+
+    /** A paid order of `customer`'s, its webhook stored with the gateway's customer fields. */
+    async function paidWithWebhook(customer: typeof olena, extra: { customerId?: string } = {}) {
+      const payment = await paidOrder(ledger, { customer, amount: 2500, currency: 'UAH', ...extra }, { ccMask: '424242******4242', paymentId: `pay-${clock.now}` });
+      await ledger.ingestEvent(
+        gatewayEvent(
+          { orderId: payment.orderId, method: 'purchase', status: 'success', statusCode: '1000', amount: 2500, currency: 'UAH' },
+          { customer_email: customer.email, customer_fname: customer.fname, customer_phone: customer.phone, customer_ip: '203.0.113.7', customer_id: extra.customerId ?? null, amount: 25 },
+        ),
+      );
+      clock.advance(1000);
+      return payment;
+    }
+
+    it('empties the details of every order, session and webhook of the e-mail, however it is written, and keeps the orders and their money', async () => {
+      const first = await paidWithWebhook(olena);
+      // As a ledger kept an address before its domain was written in Unicode.
+      const second = await paidWithWebhook({ ...olena, email: 'OLENA.KOVAL@xn--80aikifvh.xn--j1amh' });
+      const other = await paidWithWebhook(taras);
+
+      const erased = await ledger.eraseCustomer({ email: 'olena.koval@Приклад.укр' });
+      expect([...erased.orderIds].sort()).toEqual([first.orderId, second.orderId].sort());
+      expect(erased).toMatchObject({ sessions: 2, events: 2, cards: 0 });
+
+      for (const { orderId, sessionId } of [first, second]) {
+        const order = (await ledger.getOrder(orderId))!;
+        expect(order.payment.customer).toEqual({});
+        expect(order.payment).toMatchObject({ amount: 2500, currency: 'UAH', status: 'success', ccMask: '424242******4242' });
+        expect((await ledger.getSession(sessionId))!.customer).toEqual({});
+        const [event] = order.events;
+        expect(JSON.parse(event!.body)).toEqual({ order_id: orderId, method: 'purchase', status: 'success', status_code: '1000', customer_id: null, amount: 25 });
+      }
+      expect(await ledger.moneyTotals({ from: 0, to: clock.now + 1 })).toEqual([{ currency: 'UAH', paid: 7500, refunded: 0, net: 7500 }]);
+      expect((await ledger.listOrders({ email: olena.email })).orders).toEqual([]);
+
+      // Nobody else's.
+      const kept = (await ledger.getOrder(other.orderId))!;
+      expect(kept.payment.customer).toEqual(taras);
+      expect(JSON.parse(kept.events[0]!.body)).toMatchObject({ customer_email: taras.email, customer_phone: taras.phone });
+
+      // Nothing left to erase.
+      expect(await ledger.eraseCustomer({ email: olena.email })).toEqual({ orderIds: [], sessions: 0, events: 0, cards: 0 });
+    });
+
+    it('by customer id, erases their orders and the sessions they never paid, and deletes their saved cards', async () => {
+      const paid = await paidWithWebhook(olena, { customerId: 'cust-olena' });
+      const unpaid = await ledger.createSession({ amount: 900, currency: 'UAH', description: 'Tea', method: 'purchase', customer: olena, customerId: 'cust-olena' });
+      await ledger.saveCard({ customerId: 'cust-olena', ccToken: 'tok-1', ccMask: '424242******4242' });
+      await ledger.saveCard({ customerId: 'cust-taras', ccToken: 'tok-2', ccMask: '555555******4444' });
+
+      const erased = await ledger.eraseCustomer({ customerId: 'cust-olena' });
+      expect(erased).toEqual({ orderIds: [paid.orderId], sessions: 2, events: 1, cards: 1 });
+      expect((await ledger.getSession(unpaid.id))!.customer).toEqual({});
+      expect((await ledger.getOrder(paid.orderId))!.payment).toMatchObject({ customer: {}, customerId: 'cust-olena' });
+      expect(await ledger.listCards('cust-olena')).toEqual([]);
+      expect(await ledger.listCards('cust-taras')).toHaveLength(1);
+    });
+
+    it('holds back, erasing nothing, while an order of theirs is to be decided, and names it', async () => {
+      const paid = await paidWithWebhook(olena);
+      const waiting = await claimedPayment(ledger, { customer: olena, amount: 700, currency: 'UAH' });
+      await expect(ledger.eraseCustomer({ email: olena.email })).rejects.toMatchObject({ reason: 'payment_in_flight', message: expect.stringContaining(waiting.orderId) });
+      expect((await ledger.getOrder(paid.orderId))!.payment.customer).toEqual(olena);
+
+      await ledger.advancePayment(waiting.orderId, { status: 'failure', statusCode: '1002' });
+      // A refund under way holds it back too: its answer is still to come.
+      const refund = await ledger.reserveOperation(paid.orderId, { kind: 'refund', amount: 100 });
+      await expect(ledger.eraseCustomer({ email: olena.email })).rejects.toMatchObject({ reason: 'payment_in_flight', message: expect.stringContaining(paid.orderId) });
+      await ledger.settleOperation(refund.id, { status: 'success', operationId: 'op-refund' });
+
+      expect([...(await ledger.eraseCustomer({ email: olena.email })).orderIds].sort()).toEqual([paid.orderId, waiting.orderId].sort());
+    });
+
+    it('refuses a request that names nobody', async () => {
+      await expect(ledger.eraseCustomer({})).rejects.toMatchObject({ field: 'email' });
+      await expect(ledger.eraseCustomer({ email: 'nobody' })).rejects.toMatchObject({ field: 'email' });
+    });
+  });
+}
+
+describe('an event body without the customer', () => {
+  it('drops the customer_* fields but the merchant’s customer id, and leaves a body that is not a JSON object', () => {
+    expect(JSON.parse(withoutCustomer('{"order_id":"o-1","customer_email":"a@b.c","customer_ip":"1.2.3.4","customer_id":"c-1"}'))).toEqual({ order_id: 'o-1', customer_id: 'c-1' });
+    const none = '{"order_id":"o-1","amount":10}';
+    expect(withoutCustomer(none)).toBe(none);
+    expect(withoutCustomer('not json')).toBe('not json');
+    expect(withoutCustomer('[1,2]')).toBe('[1,2]');
+  });
+});
+
+describe('the plan of an erasure on SQLite', () => {
+  it('finds the customer’s orders, sessions, events and cards by indexes, never by a scan of a table', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-erasure-plan-'));
+    try {
+      const file = join(dir, 'ledger.db');
+      const sent: string[] = [];
+      const ledger = await openLedger(file, { onStatement: (sql) => void sent.push(sql) });
+      await paidOrder(ledger, { customer: olena, customerId: 'cust-olena' });
+      sent.length = 0;
+      expect((await ledger.eraseCustomer({ email: olena.email, customerId: 'cust-olena' })).orderIds).toHaveLength(1);
+      await ledger.close();
+      const db = new Database(file, { readonly: true });
+      try {
+        const statements = sent.filter((sql) => /^(select|update|delete)/.test(sql));
+        expect(statements.flatMap((sql) => sql.match(/payform_\w+/g) ?? [])).toEqual(
+          expect.arrayContaining(['payform_payments', 'payform_checkout_sessions', 'payform_webhook_events', 'payform_saved_cards']),
+        );
+        for (const statement of statements) {
+          const parameters = (statement.match(/\?/g) ?? []).map(() => 0);
+          const plan = db.prepare(`explain query plan ${statement}`).all(...parameters).map((row) => (row as { detail: string }).detail).join('\n');
+          expect(plan, statement).not.toMatch(/SCAN (p|o|payform_\w+)\b(?! USING)/);
+        }
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describeErasure(memoryBackend);
+describeErasure(fileBackend);
+withTestDatabase((url) => describeErasure(postgresBackend(url)));
