@@ -47,6 +47,7 @@ import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import { balanceRoutes } from './merchant/balance-routes.js';
 import { cardRoutes } from './merchant/card-routes.js';
+import { erasureRoutes } from './merchant/erasure-routes.js';
 import { chargeRoutes } from './merchant/charge-routes.js';
 import { DOWNLOADS_PATH } from './merchant/download-links.js';
 import { downloadRoutes } from './merchant/download-routes.js';
@@ -267,6 +268,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api/balances', balanceRoutes());
   app.route('/api', reportRoutes());
   app.route('/api/changes', feedRoutes());
+  app.route('/api/customers', erasureRoutes());
   app.route('/api/customers', cardRoutes());
   app.route('/api/customers', chargeRoutes());
   if (options.backOffice) addBackOffice(app, options.backOffice, options.publicUrl, logger);

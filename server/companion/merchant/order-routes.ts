@@ -46,6 +46,14 @@ import type { OperationOutcome } from './secondary-operations.js';
 import { paymentToActOn, refuseMissingOrder, UnpaidOrderProblem } from './unpaid-order.js';
 import { ListedOrderView, OperationView, PaymentView, TotalsView, listedOrderView, operationView, orderView, paymentView, totalsView } from './views.js';
 
+/** A customer's e-mail as a merchant looks one up (the order list, an erasure): the reasons never quote it. */
+export const CustomerEmail = withoutCardNumber(
+  z
+    .string()
+    .max(320, 'must be at most 320 characters')
+    .regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address'),
+);
+
 /** What the orders are filtered by, in the list and in its CSV file (order-export.ts). */
 const ORDER_FILTERS = {
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
@@ -59,15 +67,8 @@ const ORDER_FILTERS = {
     .transform(() => true)
     .optional()
     .describe('true: only the orders held for a discrepancy (`discrepancy` set and not `discrepancy.settled`), for a person to settle. The only value: left out, every order is listed, held or not'),
-  // What a customer says on the phone. Every one given must match; the reasons never quote the value.
-  email: withoutCardNumber(
-    z
-      .string()
-      .max(320, 'must be at most 320 characters')
-      .regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address'),
-  )
-    .optional()
-    .describe('The customer’s e-mail, whole; case does not matter, nor whether its domain is written in Unicode or as xn--'),
+  // What a customer says on the phone. Every one given must match.
+  email: CustomerEmail.optional().describe('The customer’s e-mail, whole; case does not matter, nor whether its domain is written in Unicode or as xn--'),
   card_last4: z
     .string()
     .regex(/^\d{4}$/, 'must be the last four digits of the card, never more')

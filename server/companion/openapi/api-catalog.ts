@@ -18,6 +18,7 @@ import { ExtendedSession } from '../checkout/session-extension.js';
 import { WidgetIntegrity } from '../checkout/widget-routes.js';
 import { AccountList, BALANCE_ID, BalanceView, TerminalList } from '../merchant/balance-routes.js';
 import { CardList, CardView, CUSTOMER_ID_MAX } from '../merchant/card-routes.js';
+import { Erasure, ErasureRequest } from '../merchant/erasure-routes.js';
 import { EVENT_ID, EventListQuery, ReviewedEvent, WaitingEventPage } from '../merchant/event-routes.js';
 import { ChangesPage, ChangesQuery, ChangeView, LastEventId } from '../merchant/feed-routes.js';
 import {
@@ -149,6 +150,7 @@ export const VIEWS: Readonly<Record<string, z.ZodType>> = {
   ChangesPage,
   Card: CardView,
   CardList,
+  Erasure,
   Health,
   Readiness,
   OpenApiDocument,
@@ -227,6 +229,11 @@ export const API: readonly ApiOperation[] = [
   { method: 'get', path: '/api/changes/stream', operationId: 'streamChanges', tag: 'Reports', summary: 'Status changes as server-sent events', access: 'admin', headers: { 'Last-Event-ID': LastEventId }, responses: { 200: content('Event stream: first `ready` ({ last_seq, complete }: complete false when Last-Event-ID is not this feed’s, after a restart or from another instance, or changes after it were dropped; read the orders again), then a `change` event per change, its id the seq', 'text/event-stream') } },
   // Customers
   { method: 'get', path: '/api/customers/:customer_id/cards', operationId: 'listCustomerCards', tag: 'Customers', summary: 'A customer’s saved cards', params: CUSTOMER, access: 'admin', responses: { 200: json('cards', CardList), 404: problem('customer_not_found: no card can be kept under such a customer id (longer than 128 characters)') } },
+  {
+    method: 'post', path: '/api/customers/erasures', operationId: 'eraseCustomer', tag: 'Customers',
+    summary: 'Erase a customer’s personal data (the GDPR’s right to erasure): the details of their orders, sessions and orders’ webhooks, and their saved cards; the orders stay, with their money', access: 'admin', body: ErasureRequest,
+    responses: { 200: json('What was erased', Erasure), 409: problem('payment_in_flight: an order of theirs is not decided yet (a payment the gateway may still report, an operation under way, a payment held for review); nothing was erased') },
+  },
   { method: 'delete', path: '/api/customers/:customer_id/cards/:card_id', operationId: 'deleteCustomerCard', tag: 'Customers', summary: 'Forget a saved card', params: CUSTOMER, access: 'admin', responses: { 204: empty('Deleted'), 404: problem('Unknown card (card_not_found) or customer (customer_not_found)') } },
   {
     method: 'post', path: '/api/customers/:customer_id/cards/:card_id/charges', operationId: 'chargeSavedCard', tag: 'Customers', summary: 'Charge a saved card from the merchant’s server, without the customer', params: CUSTOMER, access: 'admin', body: ChargeRequest,
