@@ -29,6 +29,8 @@ import type { FeedState } from './live-feed.js';
 import { chargeDialog, chargeSavedCard } from './charge-dialog.js';
 import { settleDialog, settleOrder } from './settle-dialog.js';
 import type { SettleDraft } from './settle-dialog.js';
+import { eraseCustomer, eraseDialog } from './erase-dialog.js';
+import type { EraseDraft } from './erase-dialog.js';
 import type { ChargeAnswer, ChargeDraft, ChargeRequest } from './charge-dialog.js';
 import { operationDialog } from './operation-dialog.js';
 import type { OperationAction, OperationDraft, OperationRequest } from './operation-dialog.js';
@@ -76,6 +78,8 @@ let periodProblem: PeriodProblem | undefined;
 let chargeDraft: ChargeDraft | undefined;
 /** The open "Mark settled" dialog: its order as the operator read it, never updated under them. */
 let settleDraft: SettleDraft | undefined;
+/** The open "Erase customer's details" dialog: whose details, as the order named them when it opened. */
+let eraseDraft: EraseDraft | undefined;
 /** A note refused because the order changed under it: offered again when its dialog opens. */
 let keptNote: { readonly orderId: string; readonly note: string } | undefined;
 /** The last saved-card charge waiting for the customer's 3-D Secure: its link is shown to pass on. */
@@ -161,7 +165,8 @@ function content(): TemplateResult {
     </div>
     ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}
     ${chargeDraft ? chargeDialog(chargeDraft, { submit: charge, typed: chargeTyped, close: closeChargeDialog }) : nothing}
-    ${settleDraft ? settleDialog(settleDraft, { submit: settle, close: closeSettleDialog }) : nothing}`;
+    ${settleDraft ? settleDialog(settleDraft, { submit: settle, close: closeSettleDialog }) : nothing}
+    ${eraseDraft ? eraseDialog(eraseDraft, { submit: erase, close: closeEraseDialog }) : nothing}`;
 }
 
 function signInView(): TemplateResult {
@@ -230,6 +235,13 @@ const handlers = {
     settleDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey(), note };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.settle-dialog')?.showModal();
+  },
+  erase() {
+    if (!detail) return;
+    rememberOpener();
+    eraseDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey() };
+    page.refresh();
+    document.querySelector<HTMLDialogElement>('dialog.erase-dialog')?.showModal();
   },
   more() {
     void loadOrders('more');
@@ -455,6 +467,33 @@ async function settle(note: string): Promise<void> {
   const notice = document.querySelector<HTMLElement>('section.order-detail .held');
   if (notice) notice.focus();
   else focusOrder();
+}
+
+async function erase(): Promise<void> {
+  if (!eraseDraft) return;
+  const { order, idempotencyKey } = eraseDraft;
+  const orderId = order.order_id;
+  eraseDraft = { ...eraseDraft, busy: true, error: undefined };
+  page.refresh();
+  try {
+    const erased = await eraseCustomer(token!, order, idempotencyKey);
+    closeEraseDialog();
+    // Seen on the order, and heard.
+    detailNotice = { orderId, text: t('done.erased', { count: erased.order_ids.length }) };
+    announce(t('done.erased', { count: erased.order_ids.length }));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return refused();
+    const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
+    eraseDraft = eraseDraft && { ...eraseDraft, busy: false, error: failed };
+    page.refresh();
+    return focusNotice('dialog.erase-dialog');
+  }
+  await Promise.all([loadDetail(), loadOrders()]);
+  focusOrder();
+}
+
+function closeEraseDialog(): void {
+  closeModal('dialog.erase-dialog', () => (eraseDraft = undefined));
 }
 
 function closeSettleDialog(): void {

@@ -20,6 +20,7 @@ import { abandoned, gatewayForgot, neverDecided, orderOutcome } from './order-ou
 import type { OutcomeState } from './order-outcome.js';
 import { chargeable } from './charge-dialog.js';
 import { settleable } from './settle-dialog.js';
+import { erasable } from './erase-dialog.js';
 import { subMerchantName } from './page-config.js';
 import { applicableActions } from './order-actions.js';
 import { ACTION_NAMES } from './operation-dialog.js';
@@ -97,6 +98,8 @@ export interface OrderHandlers extends PeriodHandlers {
   act(action: OperationAction, byKey: boolean): void;
   resend(): void;
   receipt(format: 'html' | 'pdf'): void;
+  /** Erase the personal data of the open order's customer, from every order of theirs. */
+  erase(): void;
 }
 
 const STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
@@ -452,6 +455,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
               @click=${() => handlers.receipt(format)}>${downloading === format ? t('receipts.downloading') : t(format === 'html' ? 'action.receiptHtml' : 'action.receiptPdf')}</button>`,
           )
         : nothing}
+      ${erasable(order) ? html`<button type="button" class="button button--small button--quiet danger-text" @click=${handlers.erase}>${t('action.erase')}</button>` : nothing}
     </div>
     ${detailTable({
       id: 'operations',
