@@ -72,6 +72,19 @@ describe('payform-companion that cannot start', () => {
     expect(stderr.trim().split('\n').at(-1)).toMatch(/set PAYFORM_ADMIN_TOKEN$/);
   });
 
+  it('drains a cluster worker stopped as its port opens, its log written', async () => {
+    // Stopped the moment its port opens (a deploy rolled back, the primary shutting down): handlers set after that missed the signal.
+    const primary = `import cluster from 'node:cluster'; cluster.setupPrimary({ exec: ${JSON.stringify(MAIN)}, execArgv: [] });
+      cluster.on('listening', (worker) => { console.error('worker pid ' + worker.process.pid); worker.process.kill('SIGTERM'); });
+      cluster.fork().on('exit', (code, signal) => process.exit(signal ? 143 : code));`;
+    const env = { ...process.env, PAYFORM_DATABASE_URL: ':memory:', PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'cluster-worker-token-0123456789abcdef' };
+    const { code, stderr } = await finished(spawn(process.execPath, ['--input-type=module', '-e', primary], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
+    expect(code).toBe(0);
+    const lines = stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { pid?: number; msg: string });
+    // Its start's lines, and its drain's: stopped the moment its port opened, it stopped as asked.
+    expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['ledger: SQLite at :memory:', 'companion stopping', 'companion stopped taking requests']));
+  }, 60_000);
+
   it('says why last, after the lines its start had logged: the metrics address taken', async () => {
     const taken = createServer().listen(0, '127.0.0.1');
     await once(taken, 'listening');

@@ -42,19 +42,8 @@ if (commandLine.kind === 'copy-ledger' || commandLine.kind === 'backup' || comma
 
 // The companion itself is loaded only to run it: --help and --version answer without it.
 const [{ startCompanion }, { readCompanionConfig }] = await Promise.all([import('./start.js'), import('./settings.js')]);
-let companion;
-let settings;
-try {
-  settings = readCompanionConfig(process.env);
-  companion = await startCompanion(settings);
-} catch (error) {
-  // The log's lines of this turn go out first (they are written together at its end): the
-  // reason comes last, where whoever reads the output looks.
-  await new Promise((resolve) => setImmediate(resolve));
-  // A wrong setting or a missing database driver: the message says what to do, a stack would bury it.
-  console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-}
+/** The companion once started; a stop signal that came while it started waits for it. */
+let started: Promise<Awaited<ReturnType<typeof startCompanion>>> | undefined;
 /** When the first stop signal came; 0 until then. */
 let stoppingSince = 0;
 /** A Ctrl-C under npm reaches the companion twice: from the terminal, and forwarded by npm. */
@@ -73,14 +62,12 @@ const stop = (signal: NodeJS.Signals) => {
   }
   stoppingSince = Date.now();
   console.log(`payform companion stopping (${signal === 'SIGHUP' ? 'SIGHUP: its terminal closed' : signal}): finishing the requests in flight`);
-  void companion.close().then(() => {
+  // A start that fails meanwhile says why and exits, below.
+  void started?.then((companion) => companion.close()).then(() => {
     console.log('payform companion stopped');
     process.exit(0);
   });
 };
-// Before the listening line: whoever reads it may stop us at once, and a signal that came
-// before the handlers would kill the process instead of draining it. Kept after the first: a
-// second signal with no handler would end the process at once, without a word.
 /**
  * SIGHUP, whose default would end the process at once, mid-payment: from a terminal, it closed,
  * and the companion drains as for SIGTERM; from a supervisor or logrotate, it asks a reload, and
@@ -91,7 +78,25 @@ const hangUp = () => {
   if (process.stdin.isTTY) return stop('SIGHUP');
   console.log('payform companion: SIGHUP ignored, nothing to reload: its settings are read at start (restart it to change one), and it logs to standard error');
 };
+// Before the port is open: whoever sees it open (a cluster's primary, a supervisor's check, a
+// deploy rolled back) may stop us at once, and a signal that came before the handlers would kill
+// the process instead of draining it, its log's last lines unwritten. Kept after the
+// first: a second signal with no handler would end the process at once, without a word.
 process.on('SIGINT', stop).on('SIGTERM', stop).on('SIGHUP', hangUp);
+let companion;
+let settings;
+try {
+  settings = readCompanionConfig(process.env);
+  started = startCompanion(settings);
+  companion = await started;
+} catch (error) {
+  // The log's lines of this turn go out first (they are written together at its end): the
+  // reason comes last, where whoever reads the output looks.
+  await new Promise((resolve) => setImmediate(resolve));
+  // A wrong setting or a missing database driver: the message says what to do, a stack would bury it.
+  console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
 // No token guards that listener: where it listens is said, so an address open to all is seen.
 if (companion.metricsUrl) console.log(`payform companion: metrics at ${companion.metricsUrl} (PAYFORM_METRICS_ADDRESS; no token: only Prometheus should reach it)`);
