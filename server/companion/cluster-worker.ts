@@ -8,6 +8,12 @@
  */
 import cluster from 'node:cluster';
 
+/**
+ * What each log line of a worker carries: its process id. The workers write to the primary's
+ * standard error, one stream, where nothing else tells whose line a 500 or a stall is.
+ */
+export const workerLogBindings = (): { readonly pid: number } | undefined => (cluster.isWorker ? { pid: process.pid } : undefined);
+
 /** How this process shares its port, if it does. */
 export function clusterWorker(): string | undefined {
   return cluster.isWorker ? `worker ${cluster.worker?.id ?? '?'} of Node's cluster module (as pm2's cluster mode runs it)` : undefined;

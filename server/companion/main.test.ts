@@ -72,7 +72,7 @@ describe('payform-companion that cannot start', () => {
     expect(stderr.trim().split('\n').at(-1)).toMatch(/set PAYFORM_ADMIN_TOKEN$/);
   });
 
-  it('drains a cluster worker stopped as its port opens, its log written', async () => {
+  it('marks each line of a cluster worker with its process id (the workers share one standard error), and drains when stopped as its port opens', async () => {
     // Stopped the moment its port opens (a deploy rolled back, the primary shutting down): handlers set after that missed the signal.
     const primary = `import cluster from 'node:cluster'; cluster.setupPrimary({ exec: ${JSON.stringify(MAIN)}, execArgv: [] });
       cluster.on('listening', (worker) => { console.error('worker pid ' + worker.process.pid); worker.process.kill('SIGTERM'); });
@@ -80,9 +80,11 @@ describe('payform-companion that cannot start', () => {
     const env = { ...process.env, PAYFORM_DATABASE_URL: ':memory:', PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'cluster-worker-token-0123456789abcdef' };
     const { code, stderr } = await finished(spawn(process.execPath, ['--input-type=module', '-e', primary], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
     expect(code).toBe(0);
+    const pid = Number(/^worker pid (\d+)$/m.exec(stderr)?.[1]);
     const lines = stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { pid?: number; msg: string });
     // Its start's lines, and its drain's: stopped the moment its port opened, it stopped as asked.
     expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['ledger: SQLite at :memory:', 'companion stopping', 'companion stopped taking requests']));
+    expect(lines.filter((line) => line.pid !== pid)).toEqual([]);
   }, 60_000);
 
   it('says why last, after the lines its start had logged: the metrics address taken', async () => {

@@ -27,7 +27,7 @@ import { InFlight } from './http/in-flight.js';
 import { UnparsedRequests } from './http/unparsed-requests.js';
 import { requestGate, shuttingDown } from './http/request-gate.js';
 import type { CompanionApp } from './app.js';
-import { clusterWorker, madeUpTokenInWorker, metricsInWorker } from './cluster-worker.js';
+import { clusterWorker, madeUpTokenInWorker, metricsInWorker, workerLogBindings } from './cluster-worker.js';
 import { BasePath, millisecondsProblem, notFunctions } from './config.js';
 import type { CompanionConfig, MillisecondsRule } from './config.js';
 import { kindOf, leftAloneNotice } from './environment.js';
@@ -325,7 +325,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
     // Refused before the warnings and deprecations are logged: a name misspelt or unprefixed, the likeliest reason, is said here.
     throw new TypeError(`No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with \`npx payform-sandbox\`${unreadHint(settings, ['PAYFORM_GATEWAY_BASE_URL'])}`);
   }
-  const logger = options.logger ?? createLogger({ level: settings.logLevel });
+  const logger = options.logger ?? createLogger({ level: settings.logLevel, bindings: workerLogBindings() });
   const publicUrl = options.publicUrl ?? settings.publicUrl;
   const plainPublicUrl = plainPublicUrlProblem(publicUrl);
   if (plainPublicUrl && settings.production) {
