@@ -1,12 +1,13 @@
 // A customer's personal data erased on request (the GDPR's right to erasure, and its like
 // elsewhere). What the ledger keeps of a person — the customer details of their orders' payments
-// and checkout sessions, and of the webhooks about those orders — is emptied, and the cards kept
-// under their customer id deleted. The orders stay, with their amounts, card masks, gateway ids
+// and checkout sessions, and of the webhooks about those orders — is emptied, their orders' card
+// tokens cleared and the cards kept under their customer id deleted. The orders stay, with their amounts, card masks, gateway ids
 // and money: a payment's record is the merchant's to keep for its books, the person's details are
 // not. The webhook events' `customer_*` fields go; the rest of each event stays as sent.
 import { setImmediate as loopTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { RawBuilder, SqlBool } from 'kysely';
+import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { UNSETTLED } from './discrepancies.js';
 import { LedgerConflict } from './errors.js';
@@ -14,7 +15,7 @@ import { erasureInput, parseInput } from './input.js';
 import { CUSTOMER_EMAIL } from './migrations.js';
 import { loweredSpellings } from './order-search.js';
 import { periodWindows } from './period-windows.js';
-import { ABANDONED_SESSION_KEPT_MS } from './session-sweep.js';
+import { sweptUpTo } from './session-sweep.js';
 import type { CustomerErasure, ErasureRequest } from './types.js';
 
 /** What an erased payment or session keeps as its customer: nothing. */
@@ -38,63 +39,85 @@ function whose(ctx: LedgerContext, request: ErasureRequest): RawBuilder<SqlBool>
 
 /**
  * Erases the customer's details from every order of theirs, from the sessions they opened and
- * from the webhooks of those orders, and deletes their saved cards (`customerId`). Refused, with
- * nothing erased, while one of those orders is still to be decided — a payment the gateway may
- * still report on, a capture or refund under way, a payment held for a person to settle with the
- * customer: LedgerConflict `payment_in_flight`, naming them. A second erasure finds nothing.
+ * from the webhooks of those orders, clears the card tokens of those orders and deletes their
+ * saved cards (`customerId`). Refused while one of those orders is still to be decided — a
+ * payment the gateway may still report on (an attempt ended as never sent too: the gateway may
+ * still show it), a capture or refund under way, a payment held for a person to settle with the
+ * customer: LedgerConflict `payment_in_flight`, naming them, nothing erased. Each batch of orders
+ * is checked again under its transaction's lock, and the customer's orders are read again at the
+ * end: an attempt a customer began meanwhile is erased too once decided, or named.
  */
 export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): Promise<CustomerErasure> {
   const request = parseInput(erasureInput, input);
   const match = whose(ctx, request);
-  const orders = await ctx.db.selectFrom('payments').select(['order_id', 'session_id']).where(match).where('customer', '<>', NO_DETAILS).execute();
-  const orderIds = orders.map(({ order_id }) => order_id);
-  await refuseInFlight(ctx, orderIds);
-  let sessions = 0;
-  let events = 0;
-  for (let at = 0; at < orders.length; at += ORDERS_AT_ONCE) {
-    const chunk = orders.slice(at, at + ORDERS_AT_ONCE);
-    const erased = await ctx.db.transaction().execute(async (trx) => {
-      const ids = chunk.map(({ order_id }) => order_id);
-      await trx.updateTable('payments').set({ customer: NO_DETAILS }).where('order_id', 'in', ids).execute();
-      const sessionIds = [...new Set(chunk.map(({ session_id }) => session_id))];
-      const session = await trx.updateTable('checkout_sessions').set({ customer: NO_DETAILS }).where('id', 'in', sessionIds).where('customer', '<>', NO_DETAILS).executeTakeFirst();
-      return { sessions: Number(session.numUpdatedRows), events: await eraseFromEvents(trx, ids) };
-    });
-    sessions += erased.sessions;
-    events += erased.events;
-    await loopTurn();
+  const erased = { orderIds: [] as string[], sessions: 0, events: 0 };
+  // Every order of theirs, those erased before too: a webhook that came since (a subscription's
+  // later charge) may have brought their details back.
+  let orders = await ctx.db.selectFrom('payments').select(['order_id', 'session_id']).where(match).execute();
+  const open = await undecided(ctx, ctx.db, orders.map(({ order_id }) => order_id));
+  if (open.length > 0) throw inFlight(open, 0);
+  for (let round = 0; orders.length > 0 && round < ROUNDS; round++) {
+    for (let at = 0; at < orders.length; at += ORDERS_AT_ONCE) {
+      const chunk = orders.slice(at, at + ORDERS_AT_ONCE);
+      const done = await ctx.db.transaction().execute(async (trx) => {
+        const ids = chunk.map(({ order_id }) => order_id);
+        // Under the lock (SQLite's write lock; PostgreSQL's on these rows): what was decided stays so until the commit.
+        const changed = await undecided(ctx, trx, ids, true);
+        if (changed.length > 0) throw inFlight(changed, erased.orderIds.length);
+        await trx.updateTable('payments').set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).execute();
+        const sessionIds = [...new Set(chunk.map(({ session_id }) => session_id))];
+        const sessions = await trx.updateTable('checkout_sessions').set({ customer: NO_DETAILS }).where('id', 'in', sessionIds).where('customer', '<>', NO_DETAILS).executeTakeFirst();
+        return { sessions: Number(sessions.numUpdatedRows), events: await eraseFromEvents(trx, ids) };
+      });
+      erased.orderIds.push(...chunk.map(({ order_id }) => order_id));
+      erased.sessions += done.sessions;
+      erased.events += done.events;
+      await loopTurn();
+    }
+    // An attempt begun while the others were erased holds what the payer typed.
+    const known = new Set(erased.orderIds);
+    orders = (await ctx.db.selectFrom('payments').select(['order_id', 'session_id']).where(match).where('customer', '<>', NO_DETAILS).execute()).filter(({ order_id }) => !known.has(order_id));
   }
-  sessions += await eraseFromOpenSessions(ctx, match);
+  if (orders.length > 0) throw inFlight(orders.map(({ order_id }) => order_id), erased.orderIds.length);
+  erased.sessions += await eraseFromOpenSessions(ctx, match);
   const cards = request.customerId === undefined ? 0 : Number((await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', request.customerId).executeTakeFirst()).numDeletedRows);
-  return { orderIds, sessions, events, cards };
+  return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards };
 }
 
-/** Refuses the erasure while any of `orderIds` is to be decided (eraseCustomer). */
-async function refuseInFlight(ctx: LedgerContext, orderIds: readonly string[]): Promise<void> {
+/** How many times the customer's orders are read again for attempts begun meanwhile. */
+const ROUNDS = 3;
+
+/** The refusal of an erasure by `open`, undecided orders, once `erasedAlready` others were erased. */
+function inFlight(open: readonly string[], erasedAlready: number): LedgerConflict {
+  const named = open.slice(0, NAMED).join(', ') + (open.length > NAMED ? ` and ${open.length - NAMED} more` : '');
+  const done = erasedAlready === 0 ? 'nothing was erased' : `the details of ${erasedAlready} other orders of theirs were erased; ask again to erase the rest`;
+  return new LedgerConflict(
+    'payment_in_flight',
+    `The customer's orders ${named} are not decided yet (a payment the gateway may still report, an operation under way, or a payment held for review): erase once they are; ${done}`,
+  );
+}
+
+/** Which of `orderIds` are to be decided (eraseCustomer); `locked`: their payments locked until the transaction ends. */
+async function undecided(ctx: LedgerContext, db: LedgerDb, orderIds: readonly string[], locked = false): Promise<string[]> {
   const open: string[] = [];
   for (let at = 0; at < orderIds.length; at += ORDERS_AT_ONCE) {
     const ids = orderIds.slice(at, at + ORDERS_AT_ONCE);
-    const rows = await ctx.db
+    const rows = await db
       .selectFrom('payments as p')
-      .select('p.order_id')
-      .where('p.order_id', 'in', ids)
-      .where((eb) =>
-        eb.or([
-          // An attempt never sent waits for its customer, not the gateway: nothing more comes of it.
-          eb.and([eb('p.status', 'in', ['init', 'pending']), eb('p.unsent_at', 'is', null)]),
-          eb.and([eb('p.mismatch_report', 'is not', null), sql<SqlBool>`${sql.raw(UNSETTLED[ctx.dialect])}`]),
-          eb.exists(eb.selectFrom('operations as o').select(sql.lit(1).as('one')).whereRef('o.order_id', '=', 'p.order_id').where('o.status', '=', 'pending')),
-        ]),
+      .select(['p.order_id', 'p.status', 'p.mismatch_report', sql<number>`${sql.raw(UNSETTLED[ctx.dialect])}`.as('unsettled')])
+      .select((eb) =>
+        // Found by the order's index, never by one leading with status (isStatus in progression.ts).
+        eb.exists(eb.selectFrom('operations as o').select(sql.lit(1).as('one')).whereRef('o.order_id', '=', 'p.order_id').where(sql<SqlBool>`(o.status = 'pending') is true`)).as('operating'),
       )
+      .where('p.order_id', 'in', ids)
+      .$if(locked, (query) => query.$call(lockingRead(ctx, 'p')))
       .execute();
-    open.push(...rows.map(({ order_id }) => order_id));
+    for (const row of rows) {
+      const held = row.mismatch_report !== null && Boolean(Number(row.unsettled));
+      if (row.status === 'init' || row.status === 'pending' || held || Boolean(Number(row.operating))) open.push(row.order_id);
+    }
   }
-  if (open.length === 0) return;
-  const named = open.slice(0, NAMED).join(', ') + (open.length > NAMED ? ` and ${open.length - NAMED} more` : '');
-  throw new LedgerConflict(
-    'payment_in_flight',
-    `The customer's orders ${named} are not decided yet (a payment the gateway may still report, an operation under way, or a payment held for review): erase once they are, nothing was erased`,
-  );
+  return open;
 }
 
 /** Drops the `customer_*` fields (but the merchant's own customer id) from the stored events of `orderIds`: how many changed. */
@@ -127,13 +150,14 @@ export function withoutCustomer(body: string): string {
 }
 
 /**
- * The customer's sessions without an order — opened, never paid, not yet swept (session-sweep.ts
- * deletes them ABANDONED_SESSION_KEPT_MS after they expired) — read by their expiry index a
- * window at a time (period-windows.ts). How many it erased.
+ * The customer's sessions without an order — opened, never paid, not swept yet (session-sweep.ts
+ * deletes them some ABANDONED_SESSION_KEPT_MS after they expired, when a reconciler runs) — read
+ * by their expiry index from where the sweep has reached, a window at a time (period-windows.ts),
+ * on every database: a ledger whose sessions nobody sweeps holds all of them. How many it erased.
  */
 async function eraseFromOpenSessions(ctx: LedgerContext, match: RawBuilder<SqlBool>): Promise<number> {
   let erased = 0;
-  for await (const window of periodWindows(ctx, 'checkout_sessions', ctx.now() - ABANDONED_SESSION_KEPT_MS, Number.MAX_SAFE_INTEGER)) {
+  for await (const window of periodWindows(ctx, 'checkout_sessions', await sweptUpTo(ctx.db), Number.MAX_SAFE_INTEGER, { everywhere: true })) {
     const result = await ctx.db
       .updateTable('checkout_sessions')
       .set({ customer: NO_DETAILS })

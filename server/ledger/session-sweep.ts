@@ -87,6 +87,11 @@ async function sessionsDue(db: LedgerDb, from: Position, cutoff: number, limit: 
   return rows.map((row) => ({ expiresAt: Number(row.expires_at), id: row.id }));
 }
 
+/** The expiry before which every unpaid session is gone (0: the sweep has not run on this ledger). */
+export async function sweptUpTo(db: LedgerDb): Promise<number> {
+  return Math.max(0, (await readCursor(db)).expiresAt);
+}
+
 async function readCursor(db: LedgerDb): Promise<Position> {
   const row = await db.selectFrom('ledger_settings').select('value').where('key', '=', CURSOR).executeTakeFirst();
   return positionOf(row?.value);

@@ -26,7 +26,7 @@ export const ErasureRequest = z
   .refine((request) => request.email !== undefined || request.customer_id !== undefined, { path: ['email'], error: 'give the customer’s email, customer_id, or both' });
 
 export const Erasure = z.object({
-  order_ids: z.array(z.string()).describe('The orders whose customer details were erased; they stay, with their amounts, card masks and money'),
+  order_ids: z.array(z.string()).describe('The orders whose customer details and card tokens were erased; they stay, with their amounts, card masks and money'),
   sessions: z.number().int().describe('Checkout sessions whose customer details were erased, those never paid included'),
   events: z.number().int().describe('Stored webhook events of those orders whose customer_* fields were dropped'),
   cards: z.number().int().describe('Saved cards deleted (customer_id)'),

@@ -232,7 +232,7 @@ export const API: readonly ApiOperation[] = [
   {
     method: 'post', path: '/api/customers/erasures', operationId: 'eraseCustomer', tag: 'Customers',
     summary: 'Erase a customer’s personal data (the GDPR’s right to erasure): the details of their orders, sessions and orders’ webhooks, and their saved cards; the orders stay, with their money', access: 'admin', body: ErasureRequest,
-    responses: { 200: json('What was erased', Erasure), 409: problem('payment_in_flight: an order of theirs is not decided yet (a payment the gateway may still report, an operation under way, a payment held for review); nothing was erased') },
+    responses: { 200: json('What was erased', Erasure), 409: problem('payment_in_flight: an order of theirs is not decided yet (a payment the gateway may still report, an operation under way, a payment held for review); nothing was erased, unless an attempt began while the others were (the message says how many were)') },
   },
   { method: 'delete', path: '/api/customers/:customer_id/cards/:card_id', operationId: 'deleteCustomerCard', tag: 'Customers', summary: 'Forget a saved card', params: CUSTOMER, access: 'admin', responses: { 204: empty('Deleted'), 404: problem('Unknown card (card_not_found) or customer (customer_not_found)') } },
   {
