@@ -19,7 +19,7 @@ const PAYMENTS = 3 * WINDOW_ROWS.most + 100;
  * 1000 UAH, an auth of 2000 UAH captured for 1500, a declined purchase, in turn; every seventh
  * order refunded 100. Returns what the ledger should make of them.
  */
-function seed(file: string, start: number) {
+function seed(file: string, start: number, at = (i: number) => start + i * SECOND) {
   const db = new Database(file);
   const session = db.prepare(`insert into payform_checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
     values (?, ?, ?, 'UAH', 'Tea', ?, '{}', '["direct"]', ?, ?)`);
@@ -30,20 +30,20 @@ function seed(file: string, start: number) {
   const expected = { paid: 0, refunded: 0, succeeded: 0, failed: 0 };
   db.transaction(() => {
     for (let i = 0; i < PAYMENTS; i++) {
-      const at = start + i * SECOND;
       const id = `long-${i}`;
       const [method, amount, status, code] = i % 3 === 0 ? ['purchase', 1000, 'success', '1000'] : i % 3 === 1 ? ['auth', 2000, 'success', '1000'] : ['purchase', 1000, 'failure', '1002'];
-      session.run(id, id, amount, method, at, at + 3_600_000);
-      payment.run(id, id, method, amount, status, code, at, at, at);
+      const created = at(i);
+      session.run(id, id, amount, method, created, created + 3_600_000);
+      payment.run(id, id, method, amount, status, code, created, created, created);
       if (status === 'success') expected.succeeded++;
       else expected.failed++;
       if (method === 'purchase' && status === 'success') expected.paid += amount;
       if (method === 'auth') {
-        operation.run(`capture-${i}`, id, 'capture', 1500, at + 1, at + 1, at + 1);
+        operation.run(`capture-${i}`, id, 'capture', 1500, created + 1, created + 1, created + 1);
         expected.paid += 1500;
       }
       if (status === 'success' && i % 7 === 0) {
-        operation.run(`refund-${i}`, id, 'refund', 100, at + 2, at + 2, at + 2);
+        operation.run(`refund-${i}`, id, 'refund', 100, created + 2, created + 2, created + 2);
         expected.refunded += 100;
       }
     }
@@ -82,6 +82,22 @@ describe('a long period on a SQLite file', () => {
     const days = await ledger.paymentStats({ ...period, bucket: 'day' });
     expect(days.reduce((sum, day) => sum + day.succeeded, 0)).toBe(expected.succeeded);
     expect(days.reduce((sum, day) => sum + day.failed, 0)).toBe(expected.failed);
+    expect(days.reduce((sum, day) => sum + day.total, 0)).toBe(PAYMENTS);
+  });
+
+  it('keeps the rows of one millisecond in one window, however many, and counts each once', async () => {
+    await ledger.close();
+    await store.dispose();
+    store = await fileBackend.open(clock);
+    // All but the last hundred in one millisecond: more than a window holds.
+    expected = seed(store.file!, start, (i) => (i < PAYMENTS - 100 ? start : start + i * SECOND));
+    ledger = await openLedger(store.file!, { clock: clock.read, onStatement: (sql) => void statements.push(sql) });
+    statements.length = 0;
+    const period = { from: start, to: clock.now };
+    expect(await ledger.moneyTotals(period)).toEqual([{ currency: 'UAH', paid: expected.paid, refunded: expected.refunded, net: expected.paid - expected.refunded }]);
+    // The millisecond's window, then the rest.
+    expect(statements.filter((sql) => /^select "p"\."currency", sum\(case when p\.method = 'purchase'/.test(sql))).toHaveLength(2);
+    const days = await ledger.paymentStats({ ...period, bucket: 'day' });
     expect(days.reduce((sum, day) => sum + day.total, 0)).toBe(PAYMENTS);
   });
 
