@@ -13,6 +13,7 @@ import { claimedPayment, gatewayEvent, paidOrder } from './testing/contract.js';
 import { fileBackend, memoryBackend, postgresBackend, TestClock, withTestDatabase } from './testing/databases.js';
 import type { LedgerBackend, TestLedger } from './testing/databases.js';
 import { withoutCustomer } from './erasure.js';
+import { queryPlan } from './testing/query-plan.js';
 
 // Kept as the companion keeps an address (emailAsWritten): its domain's non-ASCII letters lowered.
 const olena = { email: 'Olena.Koval@приклад.укр', fname: 'Olena', lname: 'Koval', phone: '+380501234567' };
@@ -176,8 +177,7 @@ describe('the plan of an erasure on SQLite', () => {
           expect.arrayContaining(['payform_payments', 'payform_checkout_sessions', 'payform_webhook_events', 'payform_saved_cards']),
         );
         for (const statement of statements) {
-          const parameters = (statement.match(/\?/g) ?? []).map(() => 0);
-          const plan = db.prepare(`explain query plan ${statement}`).all(...parameters).map((row) => (row as { detail: string }).detail).join('\n');
+          const plan = queryPlan(db, statement);
           // A SEARCH by a key or a range, never a SCAN: not of a table, nor of a whole index.
           expect(plan, statement).not.toMatch(/\bSCAN\b/);
           // An order's operations by the order's index: one by status would read every pending operation of the ledger for each order.

@@ -12,6 +12,7 @@ import type { Ledger } from './ledger.js';
 import { claimedPayment, paidOrder } from './testing/contract.js';
 import { dropSchema, fileBackend, freshSchemaName, memoryBackend, postgresBackend, TestClock, withTestDatabase } from './testing/databases.js';
 import type { LedgerBackend, TestLedger } from './testing/databases.js';
+import { queryPlan } from './testing/query-plan.js';
 
 const HOUR = 3_600_000;
 
@@ -121,8 +122,7 @@ describe('the plan of money totals', () => {
       const statement = await moneyStatement(file);
       const db = new Database(file, { readonly: true });
       try {
-        const parameters = (statement.match(/\?/g) ?? []).map(() => 0);
-        const plan = db.prepare(`explain query plan ${statement}`).all(...parameters).map((row) => (row as { detail: string }).detail).join('\n');
+        const plan = queryPlan(db, statement);
         expect(plan).toContain('payform_payments_newest');
         expect(plan).toContain('payform_operations_of_order');
         expect(plan).not.toMatch(STATUS_LED);

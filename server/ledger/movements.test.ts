@@ -12,6 +12,7 @@ import { claimedPayment, paidOrder } from './testing/contract.js';
 import { fileBackend, memoryBackend, postgresBackend, TestClock, withTestDatabase } from './testing/databases.js';
 import type { LedgerBackend, TestLedger } from './testing/databases.js';
 import type { Movement } from './types.js';
+import { queryPlan } from './testing/query-plan.js';
 
 const HOUR = 3_600_000;
 
@@ -153,8 +154,7 @@ describe('the plan of the journal on SQLite', () => {
         const reads = sent.filter((sql) => sql.startsWith('select'));
         expect(reads).toHaveLength(6);
         for (const statement of reads) {
-          const parameters = (statement.match(/\?/g) ?? []).map(() => 0);
-          const plan = db.prepare(`explain query plan ${statement}`).all(...parameters).map((row) => (row as { detail: string }).detail).join('\n');
+          const plan = queryPlan(db, statement);
           expect(plan, statement).toMatch(statement.includes('"payform_operations"') ? /payform_operations_made/ : /payform_payments_(by_status|newest)/);
           expect(plan, statement).not.toMatch(/SCAN (o|p|payform_payments|payform_operations)\b(?! USING)/);
         }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
+import { queryPlan } from './testing/query-plan.js';
 
 it('lists one currency’s orders by its index on SQLite, the next page too', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'payform-currency-plan-'));
@@ -24,8 +25,7 @@ it('lists one currency’s orders by its index on SQLite, the next page too', as
         const statement = sent.find((sql) => sql.includes('"currency" = ?'))!;
         const db = new Database(file, { readonly: true });
         try {
-          const parameters = (statement.match(/\?/g) ?? []).map((_, i) => (i === 0 ? 'EUR' : 0));
-          const plan = db.prepare(`explain query plan ${statement}`).all(...parameters).map((row) => (row as { detail: string }).detail).join('\n');
+          const plan = queryPlan(db, statement, (statement.match(/\?/g) ?? []).map((_, i) => (i === 0 ? 'EUR' : 0)));
           expect(plan).toContain('USING INDEX payform_payments_by_currency (currency=?');
           expect(plan).not.toContain('TEMP B-TREE');
         } finally {

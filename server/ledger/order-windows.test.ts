@@ -18,6 +18,7 @@ import { sqliteDialect } from './sqlite.js';
 import { TablePrefixPlugin } from './table-names.js';
 import { seedPayments } from './testing/seeded-payments.js';
 import type { OrderListQuery } from './types.js';
+import { queryPlan } from './testing/query-plan.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -141,8 +142,7 @@ describe('on SQLite, a search read in windows', () => {
         // The last window may end with the index; the others have an end of their own.
         expect(reads.length).toBeGreaterThan(1);
         for (const read of reads.slice(0, -1)) {
-          const parameters = (read.match(/\?/g) ?? []).map(() => 1);
-          const plan = reader.prepare(`explain query plan ${read}`).all(...parameters).map((row) => (row as { detail: string }).detail).join('\n');
+          const plan = queryPlan(reader, read, (read.match(/\?/g) ?? []).map(() => 1));
           expect(plan, `${JSON.stringify(query)}: ${read}`).toMatch(/\(created_at,order_id\)>\(\?,\?\) AND \(created_at,order_id\)<\(\?,\?\)\)$/);
           expect(plan, `${JSON.stringify(query)}: ${read}`).toContain(`USING INDEX ${index} (`);
         }
