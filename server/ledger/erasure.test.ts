@@ -2,7 +2,7 @@
 // sessions' and the customer fields of their orders' webhooks go, their saved cards too; the
 // orders stay with their money; nobody else's details are touched; an order still to be decided
 // holds the erasure back, whole.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -156,6 +156,31 @@ describe('an event body without the customer', () => {
     expect(withoutCustomer(none)).toBe(none);
     expect(withoutCustomer('not json')).toBe('not json');
     expect(withoutCustomer('[1,2]')).toBe('[1,2]');
+  });
+});
+
+describe('an erasure on a SQLite file', () => {
+  it('leaves none of the person’s details, nor their card’s token, readable in the file or its write-ahead log', async () => {
+    const clock = new TestClock();
+    const store = await fileBackend.open(clock);
+    try {
+      const { ledger, file } = store;
+      const person = { email: 'zoryana.unique@example.com', fname: 'Zoryana', lname: 'Unikalna', phone: '+380931112299' };
+      const paid = await paidOrder(ledger, { customer: person, customerId: 'cust-zoryana' }, { ccToken: 'tok-zoryana-unique-0001' });
+      await ledger.ingestEvent(gatewayEvent({ orderId: paid.orderId, method: 'purchase', status: 'success', statusCode: '1000' }, { customer_email: person.email, customer_phone: person.phone }));
+      await ledger.saveCard({ customerId: 'cust-zoryana', ccToken: 'tok-zoryana-unique-0001', ccMask: '424242******4242' });
+      // Others' payments after, as a running shop has.
+      for (let i = 0; i < 20; i++) await paidOrder(ledger, { customer: { email: `shopper${i}@example.com` } });
+
+      await ledger.eraseCustomer({ email: person.email, customerId: 'cust-zoryana' });
+      const readable = (path: string) => (existsSync(path) ? readFileSync(path).toString('latin1') : '');
+      const onDisk = readable(file!) + readable(`${file!}-wal`);
+      for (const trace of [person.email, person.fname, person.lname, person.phone, 'tok-zoryana-unique']) expect(onDisk.includes(trace), trace).toBe(false);
+      // The others' stay.
+      expect(onDisk).toContain('shopper7@example.com');
+    } finally {
+      await store.dispose();
+    }
   });
 });
 

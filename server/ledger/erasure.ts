@@ -81,6 +81,9 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
   if (orders.length > 0) throw inFlight(orders.map(({ order_id }) => order_id), erased.orderIds.length);
   erased.sessions += await eraseFromOpenSessions(ctx, match);
   const cards = request.customerId === undefined ? 0 : Number((await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', request.customerId).executeTakeFirst()).numDeletedRows);
+  // SQLite's write-ahead log still holds the pages as they were (secure_delete zeroes what the
+  // file frees, sqlite.ts): copied into the file and emptied, they are gone from the disk too.
+  if (ctx.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(ctx.db);
   return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards };
 }
 

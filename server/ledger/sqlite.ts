@@ -620,6 +620,9 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
   }
   const database = opened(() => new Sqlite(memoryImage ?? location), location);
   database.pragma('foreign_keys = ON');
+  // What a write removes — a customer's erased details, a deleted card's token, a swept session —
+  // is overwritten with zeros, not left readable in the file's free space (SQLite's default).
+  database.pragma('secure_delete = ON');
   // Set before the first read, which takes the lock (setUpFile's).
   if (alone) database.pragma('locking_mode = EXCLUSIVE');
   // At open, SQLite's own wait: nothing else runs yet, and a migration by another companion may
