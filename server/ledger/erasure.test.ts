@@ -53,7 +53,7 @@ function describeErasure(backend: LedgerBackend): void {
 
       const erased = await ledger.eraseCustomer({ email: 'olena.koval@Приклад.укр' });
       expect([...erased.orderIds].sort()).toEqual([first.orderId, second.orderId].sort());
-      expect(erased).toMatchObject({ sessions: 2, events: 2, cards: 0 });
+      expect(erased).toMatchObject({ sessions: 2, events: 2, cards: 0, otherCustomerIds: [] });
 
       for (const { orderId, sessionId } of [first, second]) {
         const order = (await ledger.getOrder(orderId))!;
@@ -72,7 +72,7 @@ function describeErasure(backend: LedgerBackend): void {
       expect(JSON.parse(kept.events[0]!.body)).toMatchObject({ customer_email: taras.email, customer_phone: taras.phone });
 
       // Nothing left to erase.
-      expect(await ledger.eraseCustomer({ email: olena.email })).toEqual({ orderIds: [], sessions: 0, events: 0, cards: 0 });
+      expect(await ledger.eraseCustomer({ email: olena.email })).toEqual({ orderIds: [], sessions: 0, events: 0, cards: 0, otherCustomerIds: [] });
     });
 
     it('by customer id, erases their orders and the sessions they never paid, and deletes their saved cards', async () => {
@@ -82,8 +82,11 @@ function describeErasure(backend: LedgerBackend): void {
       await ledger.saveCard({ customerId: 'cust-taras', ccToken: 'tok-2', ccMask: '555555******4444' });
 
       const erased = await ledger.eraseCustomer({ customerId: 'cust-olena' });
-      expect(erased).toEqual({ orderIds: [paid.orderId], sessions: 2, events: 1, cards: 1 });
-      expect((await ledger.getSession(unpaid.id))!.customer).toEqual({});
+      expect(erased).toEqual({ orderIds: [paid.orderId], sessions: 2, events: 1, cards: 1, otherCustomerIds: [] });
+      // Closed: an instance that showed it remembers what it was opened with, and would pay with that.
+      expect(await ledger.getSession(unpaid.id)).toMatchObject({ customer: {}, status: 'closed' });
+      expect(await ledger.claimPayAttempt(unpaid.id, { mode: 'direct', customer: {} })).toMatchObject({ claimed: false, reason: 'closed' });
+      expect((await ledger.getSession(paid.sessionId))!.status).toBe('paid');
       // Its card's token goes with the cards: a credential of the person's card.
       expect((await ledger.getOrder(paid.orderId))!.payment).toMatchObject({ customer: {}, customerId: 'cust-olena', ccToken: null });
       expect(await ledger.listCards('cust-olena')).toEqual([]);
@@ -93,7 +96,7 @@ function describeErasure(backend: LedgerBackend): void {
     it('holds back, erasing nothing, while an order of theirs is to be decided, and names it', async () => {
       const paid = await paidWithWebhook(olena);
       const waiting = await claimedPayment(ledger, { customer: olena, amount: 700, currency: 'UAH' });
-      await expect(ledger.eraseCustomer({ email: olena.email })).rejects.toMatchObject({ reason: 'payment_in_flight', message: expect.stringContaining(waiting.orderId) });
+      await expect(ledger.eraseCustomer({ email: olena.email })).rejects.toMatchObject({ reason: 'payment_in_flight', orderIds: [waiting.orderId], message: expect.stringContaining(waiting.orderId) });
       expect((await ledger.getOrder(paid.orderId))!.payment.customer).toEqual(olena);
 
       await ledger.advancePayment(waiting.orderId, { status: 'failure', statusCode: '1002' });
@@ -142,6 +145,13 @@ function describeErasure(backend: LedgerBackend): void {
       expect((await ledger.getSession(unpaid.id))!.customer).toEqual({});
     });
 
+    it('by e-mail alone, names the customer ids on their orders, whose saved cards it leaves', async () => {
+      await paidWithWebhook(olena, { customerId: 'cust-olena' });
+      await ledger.saveCard({ customerId: 'cust-olena', ccToken: 'tok-1', ccMask: '424242******4242' });
+      expect(await ledger.eraseCustomer({ email: olena.email })).toMatchObject({ cards: 0, otherCustomerIds: ['cust-olena'] });
+      expect(await ledger.listCards('cust-olena')).toHaveLength(1);
+    });
+
     it('refuses a request that names nobody', async () => {
       await expect(ledger.eraseCustomer({})).rejects.toMatchObject({ field: 'email' });
       await expect(ledger.eraseCustomer({ email: 'nobody' })).rejects.toMatchObject({ field: 'email' });
@@ -167,7 +177,7 @@ describe('an erasure on a SQLite file', () => {
       const { ledger, file } = store;
       const person = { email: 'zoryana.unique@example.com', fname: 'Zoryana', lname: 'Unikalna', phone: '+380931112299' };
       const paid = await paidOrder(ledger, { customer: person, customerId: 'cust-zoryana' }, { ccToken: 'tok-zoryana-unique-0001' });
-      await ledger.ingestEvent(gatewayEvent({ orderId: paid.orderId, method: 'purchase', status: 'success', statusCode: '1000' }, { customer_email: person.email, customer_phone: person.phone }));
+      await ledger.ingestEvent(gatewayEvent({ orderId: paid.orderId, method: 'purchase', status: 'success', statusCode: '1000', ccToken: 'tok-zoryana-unique-0001' }, { customer_email: person.email, customer_phone: person.phone }));
       await ledger.saveCard({ customerId: 'cust-zoryana', ccToken: 'tok-zoryana-unique-0001', ccMask: '424242******4242' });
       // Others' payments after, as a running shop has.
       for (let i = 0; i < 20; i++) await paidOrder(ledger, { customer: { email: `shopper${i}@example.com` } });

@@ -10,7 +10,7 @@ import type { RawBuilder, SqlBool } from 'kysely';
 import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { UNSETTLED } from './discrepancies.js';
-import { LedgerConflict } from './errors.js';
+import { OrdersInFlight } from './errors.js';
 import { erasureInput, parseInput } from './input.js';
 import { CUSTOMER_EMAIL } from './migrations.js';
 import { loweredSpellings } from './order-search.js';
@@ -38,9 +38,9 @@ function whose(ctx: LedgerContext, request: ErasureRequest): RawBuilder<SqlBool>
 }
 
 /**
- * Erases the customer's details from every order of theirs, from the sessions they opened and
- * from the webhooks of those orders, clears the card tokens of those orders and deletes their
- * saved cards (`customerId`). Refused while one of those orders is still to be decided — a
+ * Erases the customer's details from every order of theirs, from the sessions they opened (and
+ * closes those not paid) and from the webhooks of those orders, clears the card tokens of those
+ * orders and deletes their saved cards (`customerId`). Refused while one of those orders is still to be decided — a
  * payment the gateway may still report on (an attempt ended as never sent too: the gateway may
  * still show it), a capture or refund under way, a payment held for a person to settle with the
  * customer: LedgerConflict `payment_in_flight`, naming them, nothing erased. Each batch of orders
@@ -53,7 +53,9 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
   const erased = { orderIds: [] as string[], sessions: 0, events: 0 };
   // Every order of theirs, those erased before too: a webhook that came since (a subscription's
   // later charge) may have brought their details back.
-  let orders = await ctx.db.selectFrom('payments').select(['order_id', 'session_id']).where(match).execute();
+  let orders = await ctx.db.selectFrom('payments').select(['order_id', 'session_id', 'customer_id']).where(match).execute();
+  // The merchant's ids on the orders found by e-mail alone: the cards saved under them stay.
+  const customerIds = [...new Set(orders.flatMap(({ customer_id }) => (customer_id === null || customer_id === request.customerId ? [] : [customer_id])))];
   const open = await undecided(ctx, ctx.db, orders.map(({ order_id }) => order_id));
   if (open.length > 0) throw inFlight(open, 0);
   for (let round = 0; orders.length > 0 && round < ROUNDS; round++) {
@@ -67,6 +69,15 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
         await trx.updateTable('payments').set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).execute();
         const sessionIds = [...new Set(chunk.map(({ session_id }) => session_id))];
         const sessions = await trx.updateTable('checkout_sessions').set({ customer: NO_DETAILS }).where('id', 'in', sessionIds).where('customer', '<>', NO_DETAILS).executeTakeFirst();
+        // One still open would take another attempt with what it was opened with: an instance
+        // that showed it keeps that in memory (session-terms.ts), and pays with it.
+        await trx
+          .updateTable('checkout_sessions')
+          .set({ closed_at: ctx.now() })
+          .where('id', 'in', sessionIds)
+          .where('closed_at', 'is', null)
+          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payments').select(sql.lit(1).as('one')).whereRef('payments.session_id', '=', 'checkout_sessions.id').where(sql<SqlBool>`(${sql.ref('payments.status')} = 'success') is true`))))
+          .execute();
         return { sessions: Number(sessions.numUpdatedRows), events: await eraseFromEvents(trx, ids) };
       });
       erased.orderIds.push(...chunk.map(({ order_id }) => order_id));
@@ -76,7 +87,7 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
     }
     // An attempt begun while the others were erased holds what the payer typed.
     const known = new Set(erased.orderIds);
-    orders = (await ctx.db.selectFrom('payments').select(['order_id', 'session_id']).where(match).where('customer', '<>', NO_DETAILS).execute()).filter(({ order_id }) => !known.has(order_id));
+    orders = (await ctx.db.selectFrom('payments').select(['order_id', 'session_id', 'customer_id']).where(match).where('customer', '<>', NO_DETAILS).execute()).filter(({ order_id }) => !known.has(order_id));
   }
   if (orders.length > 0) throw inFlight(orders.map(({ order_id }) => order_id), erased.orderIds.length);
   erased.sessions += await eraseFromOpenSessions(ctx, match);
@@ -84,18 +95,18 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
   // SQLite's write-ahead log still holds the pages as they were (secure_delete zeroes what the
   // file frees, sqlite.ts): copied into the file and emptied, they are gone from the disk too.
   if (ctx.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(ctx.db);
-  return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards };
+  return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards, otherCustomerIds: customerIds };
 }
 
 /** How many times the customer's orders are read again for attempts begun meanwhile. */
 const ROUNDS = 3;
 
 /** The refusal of an erasure by `open`, undecided orders, once `erasedAlready` others were erased. */
-function inFlight(open: readonly string[], erasedAlready: number): LedgerConflict {
+function inFlight(open: readonly string[], erasedAlready: number): OrdersInFlight {
   const named = open.slice(0, NAMED).join(', ') + (open.length > NAMED ? ` and ${open.length - NAMED} more` : '');
   const done = erasedAlready === 0 ? 'nothing was erased' : `the details of ${erasedAlready} other orders of theirs were erased; ask again to erase the rest`;
-  return new LedgerConflict(
-    'payment_in_flight',
+  return new OrdersInFlight(
+    open,
     `The customer's orders ${named} are not decided yet (a payment the gateway may still report, an operation under way, or a payment held for review): erase once they are; ${done}`,
   );
 }
@@ -125,12 +136,12 @@ async function undecided(ctx: LedgerContext, db: LedgerDb, orderIds: readonly st
 
 /** Drops the `customer_*` fields (but the merchant's own customer id) from the stored events of `orderIds`: how many changed. */
 async function eraseFromEvents(trx: LedgerDb, orderIds: readonly string[]): Promise<number> {
-  const rows = await trx.selectFrom('webhook_events').select(['id', 'body']).where('order_id', 'in', orderIds).execute();
+  const rows = await trx.selectFrom('webhook_events').select(['id', 'body', 'facts']).where('order_id', 'in', orderIds).execute();
   let changed = 0;
-  for (const { id, body } of rows) {
-    const kept = withoutCustomer(body);
-    if (kept === body) continue;
-    await trx.updateTable('webhook_events').set({ body: kept }).where('id', '=', id).execute();
+  for (const { id, body, facts } of rows) {
+    const kept = { body: withoutCustomer(body), facts: withoutCardToken(facts) };
+    if (kept.body === body && kept.facts === facts) continue;
+    await trx.updateTable('webhook_events').set(kept).where('id', '=', id).execute();
     changed++;
   }
   return changed;
@@ -153,6 +164,17 @@ export function withoutCustomer(body: string): string {
 }
 
 /**
+ * An event's facts (the ledger's reading of it, kept to apply it later) without the card token
+ * the gateway gave: the body has it masked, the facts as sent.
+ */
+function withoutCardToken(facts: string): string {
+  const read = JSON.parse(facts) as Record<string, unknown>;
+  if (read.ccToken === undefined && read.ccTokenExpiration === undefined) return facts;
+  const { ccToken: _token, ccTokenExpiration: _expiration, ...kept } = read;
+  return JSON.stringify(kept);
+}
+
+/**
  * The customer's sessions without an order — opened, never paid, not swept yet (session-sweep.ts
  * deletes them some ABANDONED_SESSION_KEPT_MS after they expired, when a reconciler runs) — read
  * by their expiry index from where the sweep has reached, a window at a time (period-windows.ts),
@@ -163,7 +185,7 @@ async function eraseFromOpenSessions(ctx: LedgerContext, match: RawBuilder<SqlBo
   for await (const window of periodWindows(ctx, 'checkout_sessions', await sweptUpTo(ctx.db), Number.MAX_SAFE_INTEGER, { everywhere: true })) {
     const result = await ctx.db
       .updateTable('checkout_sessions')
-      .set({ customer: NO_DETAILS })
+      .set({ customer: NO_DETAILS, closed_at: sql<number>`coalesce(closed_at, ${ctx.now()})` })
       .where('expires_at', '>=', window.from)
       .where('expires_at', '<', window.to)
       .where('customer', '<>', NO_DETAILS)

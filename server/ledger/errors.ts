@@ -53,6 +53,17 @@ export class LedgerConflict extends LedgerError {
   }
 }
 
+/** An erasure held back by orders of the customer's not decided yet (erasure.ts): `orderIds` names them. */
+export class OrdersInFlight extends LedgerConflict {
+  constructor(
+    readonly orderIds: readonly string[],
+    message: string,
+  ) {
+    super('payment_in_flight', message);
+    this.name = 'OrdersInFlight';
+  }
+}
+
 export type RefusalReason =
   | 'payment_not_successful'
   | 'not_a_payment'

@@ -10,7 +10,7 @@ export type { LedgerBackup } from './ledger-backup.js';
 export type { LedgerCopy, LedgerCopyOptions } from './ledger-copy.js';
 export type { Ledger, LedgerOptions } from './ledger.js';
 export type { StatementObserver } from './observed.js';
-export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from './errors.js';
+export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused, OrdersInFlight } from './errors.js';
 export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } from './errors.js';
 export { DAMAGED_CODES, isLedgerFault, isLedgerUnavailable, STORAGE_CODES } from './availability.js';
 export { emailAsWritten } from './email-domain.js';

@@ -634,6 +634,8 @@ export interface CustomerErasure {
   readonly sessions: number;
   readonly events: number;
   readonly cards: number;
+  /** The merchant's customer ids on the orders found, but the one asked for: cards saved under them were not deleted. */
+  readonly otherCustomerIds: readonly string[];
 }
 
 /** The payments created in [from, to), as the money they came to (Ledger.moneyTotals). */
