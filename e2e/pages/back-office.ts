@@ -156,12 +156,27 @@ export interface PaidOrderOptions {
 }
 
 /** A paid order made through the companion's API, as a shop's server and the widget would: its order id. */
-export async function paidOrder(
+export async function paidOrder(request: APIRequestContext, stack: { readonly shop: string; readonly token: string }, method: 'purchase' | 'auth' = 'purchase', options: PaidOrderOptions = {}): Promise<string> {
+  const { answer, orderId } = await payThroughApi(request, stack, method, options, '4242424242424242');
+  expect(answer).toMatchObject({ status: 'success', order_id: orderId });
+  return orderId;
+}
+
+/** An order whose payment waits for the customer's 3-D Secure challenge, not answered yet: its order id and the gateway's payment id. */
+export async function challengedOrder(request: APIRequestContext, stack: { readonly shop: string; readonly token: string }, options: PaidOrderOptions = {}): Promise<{ orderId: string; paymentId: string }> {
+  const { answer, orderId } = await payThroughApi(request, stack, 'purchase', options, '4000000000003220');
+  expect(answer).toMatchObject({ status: 'redirect', order_id: orderId, payment_id: expect.any(String) });
+  return { orderId, paymentId: (answer as { payment_id: string }).payment_id };
+}
+
+/** A session opened and paid with `cardNumber` through the companion's API: the pay answer. */
+async function payThroughApi(
   request: APIRequestContext,
   stack: { readonly shop: string; readonly token: string },
-  method: 'purchase' | 'auth' = 'purchase',
-  { orderId, amount = 1500, currency = 'UAH', customer = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com' }, description = 'Tea' }: PaidOrderOptions = {},
-): Promise<string> {
+  method: 'purchase' | 'auth',
+  { orderId, amount = 1500, currency = 'UAH', customer = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com' }, description = 'Tea' }: PaidOrderOptions,
+  cardNumber: string,
+): Promise<{ answer: unknown; orderId: string }> {
   const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
     headers: { Authorization: `Bearer ${stack.token}` },
     data: { amount, currency, description, method, ...(orderId ? { order_id: orderId } : {}) },
@@ -169,7 +184,7 @@ export async function paidOrder(
   const session = await opened.json();
   // The demo's companion takes no card data: the card goes to the tokenizer the session names, as the widget sends it.
   const { tokenizer } = await (await request.get(`${stack.shop}/api/checkout/sessions/${session.id}`)).json();
-  const token = await sealedCardToken({ url: tokenizer.url, widgetKey: tokenizer.widget_key }, { number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 3, cvv: '123' });
+  const token = await sealedCardToken({ url: tokenizer.url, widgetKey: tokenizer.widget_key }, { number: cardNumber, expMonth: 12, expYear: new Date().getFullYear() + 3, cvv: '123' });
   const paid = await request.post(`${stack.shop}/api/checkout/sessions/${session.id}/pay`, {
     // Each its own customer (the stacks trust X-Forwarded-For): one address paying fifty times is card testing.
     headers: { 'X-Forwarded-For': `192.0.2.${(customers += 1) % 250}` },
@@ -182,8 +197,7 @@ export async function paidOrder(
       },
     },
   });
-  expect(await paid.json()).toMatchObject({ status: 'success', order_id: session.order_id });
-  return session.order_id;
+  return { answer: await paid.json(), orderId: session.order_id };
 }
 
 /** 123456 → /UAH\s1,234\.56/: an English page's amount, written out here, not by the function the page renders with. */

@@ -25,7 +25,7 @@ describe('POST /api/customers/erasures', () => {
     expect(JSON.stringify(before.events)).toContain('"customer_phone":"+380501234567"');
 
     const erased = await stack.json('POST', '/api/customers/erasures', 200, { admin: true, body: { email: 'Olena@Example.com', customer_id: 'cust-olena' } });
-    expect(erased).toEqual({ order_ids: [orderId], sessions: 1, events: before.events.length, cards: 1 });
+    expect(erased).toEqual({ order_ids: [orderId], sessions: 1, events: before.events.length, cards: 1, customer_ids: [] });
 
     const after = await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
     expect(after.order.customer).toEqual({});
@@ -43,7 +43,7 @@ describe('POST /api/customers/erasures', () => {
   it('refuses a request that names nobody, naming the field, and one without the admin token', async () => {
     const stack = await open();
     const refused = await stack.json('POST', '/api/customers/erasures', 400, { admin: true, body: {} });
-    expect(refused.error).toMatchObject({ code: 'invalid_request', fields: { email: 'give the customer’s email, customer_id, or both' } });
+    expect(refused.error).toMatchObject({ code: 'invalid_request', message: 'Invalid request: email is required unless customer_id is given', fields: { email: 'is required unless customer_id is given' } });
     expect((await stack.json('POST', '/api/customers/erasures', 400, { admin: true, body: { email: 'not an address' } })).error.fields).toEqual({ email: 'must be an e-mail address' });
     expect((await stack.request('POST', '/api/customers/erasures', { body: { email: 'olena@example.com' } })).status).toBe(401);
   });
@@ -56,7 +56,7 @@ describe('POST /api/customers/erasures', () => {
     const pending = await (await stack.pay(session.id, payBody({ card: card('three_ds_challenge') }))).json();
     expect(pending.status).toBe('redirect');
     const refused = await stack.json('POST', '/api/customers/erasures', 409, { admin: true, body: { email: 'olena@example.com' } });
-    expect(refused.error).toMatchObject({ code: 'payment_in_flight', message: expect.stringContaining(session.order_id) });
+    expect(refused.error).toMatchObject({ code: 'payment_in_flight', order_ids: [session.order_id], message: expect.stringContaining(session.order_id) });
     expect((await stack.json('GET', `/api/orders/${paid}`, 200, { admin: true })).order.customer.email).toBe('olena@example.com');
   });
 });

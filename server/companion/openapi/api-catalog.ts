@@ -84,6 +84,7 @@ export const ErrorEnvelope = z.object({
     message: z.string(),
     fields: z.record(z.string(), z.string()).optional().describe('Field path → reason, for bad input'),
     session: UnpaidSession.optional().describe('Where a route says so: the order id’s checkout session, which has no payment yet'),
+    order_ids: z.array(z.string()).optional().describe('payment_in_flight (an erasure): the orders not decided yet'),
   }),
 });
 

@@ -27,6 +27,8 @@ export class ApiError extends Error {
     message: string,
     readonly fields: Readonly<Record<string, string>> = {},
     readonly session?: UnpaidSession,
+    /** payment_in_flight (an erasure): the orders not decided yet. */
+    readonly orderIds: readonly string[] = [],
   ) {
     super(message);
   }
@@ -124,11 +126,11 @@ export async function api<T>(token: string, path: string, init: { method?: strin
   });
   const body = (await response.json().catch(() => undefined)) as
     | (T & { error?: undefined })
-    | { error?: { code?: string; message?: string; fields?: Record<string, string>; session?: UnpaidSession } }
+    | { error?: { code?: string; message?: string; fields?: Record<string, string>; session?: UnpaidSession; order_ids?: string[] } }
     | undefined;
   if (!response.ok) {
     const error = body && 'error' in body ? body.error : undefined;
-    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`, error?.fields, error?.session);
+    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`, error?.fields, error?.session, error?.order_ids);
   }
   return body as T;
 }

@@ -26,6 +26,7 @@ export interface Erasure {
   readonly sessions: number;
   readonly events: number;
   readonly cards: number;
+  readonly customer_ids: readonly string[];
 }
 
 /** Whose details the order names: none once erased, or never given. */
@@ -56,7 +57,7 @@ export function eraseDialog(draft: EraseDraft, handlers: { submit: () => void; c
         ${order.customer_id ? html`<div><dt>${t('erase.customerId')}</dt><dd class="mono">${isolated(order.customer_id)}</dd></div>` : nothing}
       </dl>
       <p id="erase-text">${t('erase.text')}</p>
-      ${refusalNotice(error, [], error?.code === 'payment_in_flight' ? t('erase.inFlight') : undefined)}
+      ${refusalNotice(error, [], error?.code === 'payment_in_flight' ? t('erase.inFlight', { orders: error.orderIds.join(', ') }) : undefined)}
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
         <button class="button button--danger" type="submit" ?disabled=${draft.busy}>${draft.busy ? t('dialog.sending') : t('erase.submit')}</button>
