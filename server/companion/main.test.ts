@@ -72,17 +72,31 @@ describe('payform-companion that cannot start', () => {
     expect(stderr.trim().split('\n').at(-1)).toMatch(/set PAYFORM_ADMIN_TOKEN$/);
   });
 
-  it('marks each line of a cluster worker with its process id (the workers share one standard error), and drains when stopped as its port opens', async () => {
+  it('stops a cluster worker signalled as its port opens, at once or drained, exit code 0 and no stack', async () => {
     // Stopped the moment its port opens (a deploy rolled back, the primary shutting down): handlers set after that missed the signal.
     const primary = `import cluster from 'node:cluster'; cluster.setupPrimary({ exec: ${JSON.stringify(MAIN)}, execArgv: [] });
-      cluster.on('listening', (worker) => { console.error('worker pid ' + worker.process.pid); worker.process.kill('SIGTERM'); });
+      cluster.on('listening', (worker) => worker.process.kill('SIGTERM'));
       cluster.fork().on('exit', (code, signal) => process.exit(signal ? 143 : code));`;
     const env = { ...process.env, PAYFORM_DATABASE_URL: ':memory:', PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'cluster-worker-token-0123456789abcdef' };
-    const { code, stderr } = await finished(spawn(process.execPath, ['--input-type=module', '-e', primary], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
+    const { code, stdout, stderr } = await finished(spawn(process.execPath, ['--input-type=module', '-e', primary], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
     expect(code).toBe(0);
-    const pid = Number(/^worker pid (\d+)$/m.exec(stderr)?.[1]);
+    // Before it was ready (nothing taken), or once ready and drained: said either way.
+    expect(stdout).toMatch(/^payform companion stopped( \(SIGTERM\) before it was ready: it had taken no request)?$/m);
+    expect(stderr).not.toMatch(/^\s+at /m);
+  }, 60_000);
+
+  it('marks each line of a cluster worker with its process id: the workers share one standard error', async () => {
+    // Stopped once ready: its start's lines and its drain's.
+    const primary = `import cluster from 'node:cluster'; cluster.setupPrimary({ exec: ${JSON.stringify(MAIN)}, execArgv: [], silent: true });
+      const worker = cluster.fork();
+      worker.process.stderr.pipe(process.stderr);
+      worker.process.stdout.on('data', (chunk) => { process.stdout.write(chunk); if (String(chunk).includes('listening on')) worker.process.kill('SIGTERM'); });
+      worker.on('exit', (code, signal) => { console.log('worker pid ' + worker.process.pid); process.exit(signal ? 143 : code); });`;
+    const env = { ...process.env, PAYFORM_DATABASE_URL: ':memory:', PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'cluster-worker-token-0123456789abcdef' };
+    const { code, stdout, stderr } = await finished(spawn(process.execPath, ['--input-type=module', '-e', primary], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
+    expect(code).toBe(0);
+    const pid = Number(/^worker pid (\d+)$/m.exec(stdout)?.[1]);
     const lines = stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { pid?: number; msg: string });
-    // Its start's lines, and its drain's: stopped the moment its port opened, it stopped as asked.
     expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['ledger: SQLite at :memory:', 'companion stopping', 'companion stopped taking requests']));
     expect(lines.filter((line) => line.pid !== pid)).toEqual([]);
   }, 60_000);

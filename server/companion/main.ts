@@ -42,8 +42,8 @@ if (commandLine.kind === 'copy-ledger' || commandLine.kind === 'backup' || comma
 
 // The companion itself is loaded only to run it: --help and --version answer without it.
 const [{ startCompanion }, { readCompanionConfig }] = await Promise.all([import('./start.js'), import('./settings.js')]);
-/** The companion once started; a stop signal that came while it started waits for it. */
-let started: Promise<Awaited<ReturnType<typeof startCompanion>>> | undefined;
+/** The companion once started: until then it has answered nothing but 503 `starting`. */
+let running: Awaited<ReturnType<typeof startCompanion>> | undefined;
 /** When the first stop signal came; 0 until then. */
 let stoppingSince = 0;
 /** A Ctrl-C under npm reaches the companion twice: from the terminal, and forwarded by npm. */
@@ -61,9 +61,15 @@ const stop = (signal: NodeJS.Signals) => {
     return;
   }
   stoppingSince = Date.now();
-  console.log(`payform companion stopping (${signal === 'SIGHUP' ? 'SIGHUP: its terminal closed' : signal}): finishing the requests in flight`);
-  // A start that fails meanwhile says why and exits, below.
-  void started?.then((companion) => companion.close()).then(() => {
+  const said = signal === 'SIGHUP' ? 'SIGHUP: its terminal closed' : signal;
+  if (!running) {
+    // Still starting (a migration may wait long for another instance's): nothing to drain, and a
+    // migration cut short is rolled back. Its log's last lines go out as the process exits.
+    console.log(`payform companion stopped (${said}) before it was ready: it had taken no request`);
+    process.exit(0);
+  }
+  console.log(`payform companion stopping (${said}): finishing the requests in flight`);
+  void running.close().then(() => {
     console.log('payform companion stopped');
     process.exit(0);
   });
@@ -80,15 +86,14 @@ const hangUp = () => {
 };
 // Before the port is open: whoever sees it open (a cluster's primary, a supervisor's check, a
 // deploy rolled back) may stop us at once, and a signal that came before the handlers would kill
-// the process instead of draining it, its log's last lines unwritten. Kept after the
+// the process at once, its log's last lines unwritten, or once ready, undrained. Kept after the
 // first: a second signal with no handler would end the process at once, without a word.
 process.on('SIGINT', stop).on('SIGTERM', stop).on('SIGHUP', hangUp);
 let companion;
 let settings;
 try {
   settings = readCompanionConfig(process.env);
-  started = startCompanion(settings);
-  companion = await started;
+  companion = running = await startCompanion(settings);
 } catch (error) {
   // The log's lines of this turn go out first (they are written together at its end): the
   // reason comes last, where whoever reads the output looks.
