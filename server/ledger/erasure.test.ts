@@ -53,7 +53,7 @@ function describeErasure(backend: LedgerBackend): void {
 
       const erased = await ledger.eraseCustomer({ email: 'olena.koval@Приклад.укр' });
       expect([...erased.orderIds].sort()).toEqual([first.orderId, second.orderId].sort());
-      expect(erased).toMatchObject({ sessions: 2, events: 2, cards: 0, otherCustomerIds: [] });
+      expect(erased).toMatchObject({ sessions: 2, events: 2, cards: 0, otherCustomerIds: [], walKept: false });
 
       for (const { orderId, sessionId } of [first, second]) {
         const order = (await ledger.getOrder(orderId))!;
@@ -72,7 +72,7 @@ function describeErasure(backend: LedgerBackend): void {
       expect(JSON.parse(kept.events[0]!.body)).toMatchObject({ customer_email: taras.email, customer_phone: taras.phone });
 
       // Nothing left to erase.
-      expect(await ledger.eraseCustomer({ email: olena.email })).toEqual({ orderIds: [], sessions: 0, events: 0, cards: 0, otherCustomerIds: [] });
+      expect(await ledger.eraseCustomer({ email: olena.email })).toEqual({ orderIds: [], sessions: 0, events: 0, cards: 0, otherCustomerIds: [], walKept: false });
     });
 
     it('by customer id, erases their orders and the sessions they never paid, and deletes their saved cards', async () => {
@@ -82,7 +82,7 @@ function describeErasure(backend: LedgerBackend): void {
       await ledger.saveCard({ customerId: 'cust-taras', ccToken: 'tok-2', ccMask: '555555******4444' });
 
       const erased = await ledger.eraseCustomer({ customerId: 'cust-olena' });
-      expect(erased).toEqual({ orderIds: [paid.orderId], sessions: 2, events: 1, cards: 1, otherCustomerIds: [] });
+      expect(erased).toEqual({ orderIds: [paid.orderId], sessions: 2, events: 1, cards: 1, otherCustomerIds: [], walKept: false });
       // Closed: an instance that showed it remembers what it was opened with, and would pay with that.
       expect(await ledger.getSession(unpaid.id)).toMatchObject({ customer: {}, status: 'closed' });
       expect(await ledger.claimPayAttempt(unpaid.id, { mode: 'direct', customer: {} })).toMatchObject({ claimed: false, reason: 'closed' });
@@ -152,6 +152,15 @@ function describeErasure(backend: LedgerBackend): void {
       expect(await ledger.listCards('cust-olena')).toHaveLength(1);
     });
 
+    it('leaves no attempt begun during the erasure with the details: it is refused, or named, or erased', async () => {
+      const session = await ledger.createSession({ amount: 900, currency: 'UAH', description: 'Tea', method: 'purchase', customer: olena, customerId: 'cust-olena' });
+      const [erasure, claim] = await Promise.allSettled([ledger.eraseCustomer({ customerId: 'cust-olena' }), ledger.claimPayAttempt(session.id, { mode: 'direct', customer: olena })]);
+      const claimed = claim.status === 'fulfilled' && claim.value.claimed ? claim.value.payment : undefined;
+      if (erasure.status === 'rejected') expect(erasure.reason).toMatchObject({ reason: 'payment_in_flight', orderIds: [claimed!.orderId] });
+      else if (claimed) expect((await ledger.getOrder(claimed.orderId))!.payment.customer).toEqual({});
+      else expect(claim).toMatchObject({ status: 'fulfilled', value: { claimed: false, reason: 'closed' } });
+    });
+
     it('refuses a request that names nobody', async () => {
       await expect(ledger.eraseCustomer({})).rejects.toMatchObject({ field: 'email' });
       await expect(ledger.eraseCustomer({ email: 'nobody' })).rejects.toMatchObject({ field: 'email' });
@@ -189,6 +198,26 @@ describe('an erasure on a SQLite file', () => {
       // The others' stay.
       expect(onDisk).toContain('shopper7@example.com');
     } finally {
+      await store.dispose();
+    }
+  });
+});
+
+describe('an erasure while another connection reads the SQLite file', () => {
+  it('says its write-ahead log was kept, and empties it at the next erasure once the reader is gone', async () => {
+    const clock = new TestClock();
+    const store = await fileBackend.open(clock);
+    const reader = new Database(store.file!, { readonly: true });
+    try {
+      await paidOrder(store.ledger, { customer: olena });
+      // A backup or a database browser in the middle of its read.
+      reader.prepare('begin').run();
+      reader.prepare('select count(*) from payform_payments').get();
+      expect(await store.ledger.eraseCustomer({ email: olena.email })).toMatchObject({ walKept: true });
+      reader.prepare('commit').run();
+      expect(await store.ledger.eraseCustomer({ email: olena.email })).toMatchObject({ walKept: false });
+    } finally {
+      reader.close();
       await store.dispose();
     }
   });

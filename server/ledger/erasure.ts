@@ -4,7 +4,7 @@
 // tokens cleared and the cards kept under their customer id deleted. The orders stay, with their amounts, card masks, gateway ids
 // and money: a payment's record is the merchant's to keep for its books, the person's details are
 // not. The webhook events' `customer_*` fields go; the rest of each event stays as sent.
-import { setImmediate as loopTurn } from 'node:timers/promises';
+import { setImmediate as loopTurn, setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { RawBuilder, SqlBool } from 'kysely';
 import { lockingRead } from './context.js';
@@ -50,7 +50,7 @@ function whose(ctx: LedgerContext, request: ErasureRequest): RawBuilder<SqlBool>
 export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): Promise<CustomerErasure> {
   const request = parseInput(erasureInput, input);
   const match = whose(ctx, request);
-  const erased = { orderIds: [] as string[], sessions: 0, events: 0 };
+  const erased: Erased = { orderIds: [], sessions: 0, events: 0 };
   // Every order of theirs, those erased before too: a webhook that came since (a subscription's
   // later charge) may have brought their details back.
   let orders = await ctx.db.selectFrom('payments').select(['order_id', 'session_id', 'customer_id']).where(match).execute();
@@ -58,44 +58,73 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
   const customerIds = [...new Set(orders.flatMap(({ customer_id }) => (customer_id === null || customer_id === request.customerId ? [] : [customer_id])))];
   const open = await undecided(ctx, ctx.db, orders.map(({ order_id }) => order_id));
   if (open.length > 0) throw inFlight(open, 0);
-  for (let round = 0; orders.length > 0 && round < ROUNDS; round++) {
+  // Their sessions first, closed: from here no attempt begins with what they were opened with
+  // (a claim refuses a closed session under its lock).
+  erased.sessions += await eraseFromOpenSessions(ctx, match);
+  for (let round = 1; ; round++) {
     for (let at = 0; at < orders.length; at += ORDERS_AT_ONCE) {
-      const chunk = orders.slice(at, at + ORDERS_AT_ONCE);
-      const done = await ctx.db.transaction().execute(async (trx) => {
-        const ids = chunk.map(({ order_id }) => order_id);
-        // Under the lock (SQLite's write lock; PostgreSQL's on these rows): what was decided stays so until the commit.
-        const changed = await undecided(ctx, trx, ids, true);
-        if (changed.length > 0) throw inFlight(changed, erased.orderIds.length);
-        await trx.updateTable('payments').set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).execute();
-        const sessionIds = [...new Set(chunk.map(({ session_id }) => session_id))];
-        const sessions = await trx.updateTable('checkout_sessions').set({ customer: NO_DETAILS }).where('id', 'in', sessionIds).where('customer', '<>', NO_DETAILS).executeTakeFirst();
-        // One still open would take another attempt with what it was opened with: an instance
-        // that showed it keeps that in memory (session-terms.ts), and pays with it.
-        await trx
-          .updateTable('checkout_sessions')
-          .set({ closed_at: ctx.now() })
-          .where('id', 'in', sessionIds)
-          .where('closed_at', 'is', null)
-          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payments').select(sql.lit(1).as('one')).whereRef('payments.session_id', '=', 'checkout_sessions.id').where(sql<SqlBool>`(${sql.ref('payments.status')} = 'success') is true`))))
-          .execute();
-        return { sessions: Number(sessions.numUpdatedRows), events: await eraseFromEvents(trx, ids) };
-      });
-      erased.orderIds.push(...chunk.map(({ order_id }) => order_id));
-      erased.sessions += done.sessions;
-      erased.events += done.events;
+      await eraseOrders(ctx, orders.slice(at, at + ORDERS_AT_ONCE), erased);
       await loopTurn();
     }
-    // An attempt begun while the others were erased holds what the payer typed.
+    // An attempt begun meanwhile (on a session opened without their details) holds what the payer typed.
     const known = new Set(erased.orderIds);
     orders = (await ctx.db.selectFrom('payments').select(['order_id', 'session_id', 'customer_id']).where(match).where('customer', '<>', NO_DETAILS).execute()).filter(({ order_id }) => !known.has(order_id));
+    if (orders.length === 0) break;
+    if (round === ROUNDS) throw inFlight(orders.map(({ order_id }) => order_id), erased.orderIds.length);
   }
-  if (orders.length > 0) throw inFlight(orders.map(({ order_id }) => order_id), erased.orderIds.length);
-  erased.sessions += await eraseFromOpenSessions(ctx, match);
   const cards = request.customerId === undefined ? 0 : Number((await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', request.customerId).executeTakeFirst()).numDeletedRows);
-  // SQLite's write-ahead log still holds the pages as they were (secure_delete zeroes what the
-  // file frees, sqlite.ts): copied into the file and emptied, they are gone from the disk too.
-  if (ctx.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(ctx.db);
-  return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards, otherCustomerIds: customerIds };
+  return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards, otherCustomerIds: customerIds, walKept: ctx.dialect === 'sqlite' && !(await emptyWal(ctx)) };
+}
+
+interface Erased {
+  readonly orderIds: string[];
+  sessions: number;
+  events: number;
+}
+
+/** Erases the orders of `chunk` in one transaction, each checked again under its lock; adds them to `erased`. */
+async function eraseOrders(ctx: LedgerContext, chunk: readonly { order_id: string; session_id: string }[], erased: Erased): Promise<void> {
+  const done = await ctx.db.transaction().execute(async (trx) => {
+    const ids = chunk.map(({ order_id }) => order_id);
+    // Under the lock (SQLite's write lock; PostgreSQL's on these rows): what was decided stays so until the commit.
+    const changed = await undecided(ctx, trx, ids, true);
+    if (changed.length > 0) throw inFlight(changed, erased.orderIds.length);
+    await trx.updateTable('payments').set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).execute();
+    const sessionIds = [...new Set(chunk.map(({ session_id }) => session_id))];
+    const sessions = await trx.updateTable('checkout_sessions').set({ customer: NO_DETAILS }).where('id', 'in', sessionIds).where('customer', '<>', NO_DETAILS).executeTakeFirst();
+    // One still open would take another attempt with what it was opened with: an instance
+    // that showed it keeps that in memory (session-terms.ts), and pays with it.
+    await trx
+      .updateTable('checkout_sessions')
+      .set({ closed_at: ctx.now() })
+      .where('id', 'in', sessionIds)
+      .where('closed_at', 'is', null)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payments').select(sql.lit(1).as('one')).whereRef('payments.session_id', '=', 'checkout_sessions.id').where(sql<SqlBool>`(${sql.ref('payments.status')} = 'success') is true`))))
+      .execute();
+    return { sessions: Number(sessions.numUpdatedRows), events: await eraseFromEvents(trx, ids) };
+  });
+  erased.orderIds.push(...chunk.map(({ order_id }) => order_id));
+  erased.sessions += done.sessions;
+  erased.events += done.events;
+}
+
+/** How long an erasure tries to empty SQLite's write-ahead log while another connection reads it. */
+const WAL_TRIES = 20;
+const WAL_TRY_EVERY_MS = 100;
+
+/**
+ * SQLite's write-ahead log still holds the pages as they were (secure_delete zeroes what the file
+ * frees, sqlite.ts): copied into the file and emptied, they are gone from the disk too. Another
+ * connection reading the file (a backup, another process) holds it: tried again for a while,
+ * off the event loop. Whether it was emptied.
+ */
+async function emptyWal(ctx: LedgerContext): Promise<boolean> {
+  for (let tries = 1; ; tries++) {
+    const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(ctx.db);
+    if (rows[0]?.busy === 0) return true;
+    if (tries === WAL_TRIES) return false;
+    await sleep(WAL_TRY_EVERY_MS);
+  }
 }
 
 /** How many times the customer's orders are read again for attempts begun meanwhile. */
@@ -116,6 +145,9 @@ async function undecided(ctx: LedgerContext, db: LedgerDb, orderIds: readonly st
   const open: string[] = [];
   for (let at = 0; at < orderIds.length; at += ORDERS_AT_ONCE) {
     const ids = orderIds.slice(at, at + ORDERS_AT_ONCE);
+    // PostgreSQL: locked by a statement of their own, so the read below takes its snapshot after
+    // the lock was granted — a refund reserved while it waited is seen (SQLite's write lock holds it out).
+    if (locked && ctx.dialect === 'postgres') await db.selectFrom('payments').select('order_id').where('order_id', 'in', ids).$call(lockingRead(ctx)).execute();
     const rows = await db
       .selectFrom('payments as p')
       .select(['p.order_id', 'p.status', 'p.mismatch_report', sql<number>`${sql.raw(UNSETTLED[ctx.dialect])}`.as('unsettled')])
@@ -124,7 +156,6 @@ async function undecided(ctx: LedgerContext, db: LedgerDb, orderIds: readonly st
         eb.exists(eb.selectFrom('operations as o').select(sql.lit(1).as('one')).whereRef('o.order_id', '=', 'p.order_id').where(sql<SqlBool>`(o.status = 'pending') is true`)).as('operating'),
       )
       .where('p.order_id', 'in', ids)
-      .$if(locked, (query) => query.$call(lockingRead(ctx, 'p')))
       .execute();
     for (const row of rows) {
       const held = row.mismatch_report !== null && Boolean(Number(row.unsettled));

@@ -636,6 +636,8 @@ export interface CustomerErasure {
   readonly cards: number;
   /** The merchant's customer ids on the orders found, but the one asked for: cards saved under them were not deleted. */
   readonly otherCustomerIds: readonly string[];
+  /** SQLite: its write-ahead log, held by another connection reading the file, still has the pages as they were. */
+  readonly walKept: boolean;
 }
 
 /** The payments created in [from, to), as the money they came to (Ledger.moneyTotals). */
