@@ -62,6 +62,12 @@ export function erasureRoutes(): Hono<CompanionEnv> {
     });
     // Neither the e-mail nor anything else of the person: the line would keep what was erased.
     logger.info('a customer’s personal data erased', { orders: erased.orderIds.length, sessions: erased.sessions, events: erased.events, cards: erased.cards });
+    if (erased.walKept) {
+      logger.warn(
+        'the SQLite ledger’s write-ahead log could not be emptied after an erasure: another process reads the file (a backup, a database browser, another companion), ' +
+          'and the log keeps the erased details as they were until it is emptied — at the next erasure, or when every companion on the file stops',
+      );
+    }
     return c.json({
       order_ids: [...erased.orderIds], sessions: erased.sessions, events: erased.events, cards: erased.cards, customer_ids: [...erased.otherCustomerIds],
     } satisfies z.output<typeof Erasure>);

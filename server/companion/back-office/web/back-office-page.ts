@@ -486,7 +486,11 @@ async function erase(): Promise<void> {
     const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
     eraseDraft = eraseDraft && { ...eraseDraft, busy: false, error: failed };
     page.refresh();
-    return focusNotice('dialog.erase-dialog');
+    focusNotice('dialog.erase-dialog');
+    // Others of theirs may have been erased before an attempt begun meanwhile held the rest back,
+    // or the answer was lost: the order behind the dialog is read again, not shown as it was.
+    if (failed.code === 'payment_in_flight' || outcomeUnknown(failed)) void Promise.all([loadDetail(), loadOrders()]);
+    return;
   }
   await Promise.all([loadDetail(), loadOrders()]);
   focusOrder();

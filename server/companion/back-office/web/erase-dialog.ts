@@ -29,7 +29,7 @@ export interface Erasure {
   readonly customer_ids: readonly string[];
 }
 
-/** Whose details the order names: none once erased, or never given. */
+/** Whose details the order names (its customer id stays once erased: erasing again reaches what came since). */
 export const erasable = (order: OrderSummary): boolean => Boolean(order.customer?.email || order.customer_id);
 
 /** Erases the details of the customer `order` names, by its e-mail and customer id. */
