@@ -44,6 +44,8 @@ if (commandLine.kind === 'copy-ledger' || commandLine.kind === 'backup' || comma
 const [{ startCompanion }, { readCompanionConfig }] = await Promise.all([import('./start.js'), import('./settings.js')]);
 /** The companion once started: until then it has answered nothing but 503 `starting`. */
 let running: Awaited<ReturnType<typeof startCompanion>> | undefined;
+/** The start failed: its reason is being said. */
+let startFailed = false;
 /** When the first stop signal came; 0 until then. */
 let stoppingSince = 0;
 /** A Ctrl-C under npm reaches the companion twice: from the terminal, and forwarded by npm. */
@@ -60,6 +62,8 @@ const stop = (signal: NodeJS.Signals) => {
     console.log(`payform companion already stopping (${signal} again): still finishing the requests in flight (up to 30 s); SIGKILL stops it at once`);
     return;
   }
+  // A start that failed says why and exits 1, below.
+  if (startFailed) return;
   stoppingSince = Date.now();
   const said = signal === 'SIGHUP' ? 'SIGHUP: its terminal closed' : signal;
   if (!running) {
@@ -95,6 +99,7 @@ try {
   settings = readCompanionConfig(process.env);
   companion = running = await startCompanion(settings);
 } catch (error) {
+  startFailed = true;
   // The log's lines of this turn go out first (they are written together at its end): the
   // reason comes last, where whoever reads the output looks.
   await new Promise((resolve) => setImmediate(resolve));

@@ -57,7 +57,7 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
   // The merchant's ids on the orders found by e-mail alone: the cards saved under them stay.
   const customerIds = [...new Set(orders.flatMap(({ customer_id }) => (customer_id === null || customer_id === request.customerId ? [] : [customer_id])))];
   const open = await undecided(ctx, ctx.db, orders.map(({ order_id }) => order_id));
-  if (open.length > 0) throw inFlight(open, 0);
+  if (open.length > 0) throw inFlight(open, { orderIds: [], sessions: 0 });
   // Their sessions first, closed: from here no attempt begins with what they were opened with
   // (a claim refuses a closed session under its lock).
   erased.sessions += await eraseFromOpenSessions(ctx, match);
@@ -70,7 +70,7 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
     const known = new Set(erased.orderIds);
     orders = (await ctx.db.selectFrom('payments').select(['order_id', 'session_id', 'customer_id']).where(match).where('customer', '<>', NO_DETAILS).execute()).filter(({ order_id }) => !known.has(order_id));
     if (orders.length === 0) break;
-    if (round === ROUNDS) throw inFlight(orders.map(({ order_id }) => order_id), erased.orderIds.length);
+    if (round === ROUNDS) throw inFlight(orders.map(({ order_id }) => order_id), erased);
   }
   const cards = request.customerId === undefined ? 0 : Number((await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', request.customerId).executeTakeFirst()).numDeletedRows);
   return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards, otherCustomerIds: customerIds, walKept: ctx.dialect === 'sqlite' && !(await emptyWal(ctx)) };
@@ -88,7 +88,7 @@ async function eraseOrders(ctx: LedgerContext, chunk: readonly { order_id: strin
     const ids = chunk.map(({ order_id }) => order_id);
     // Under the lock (SQLite's write lock; PostgreSQL's on these rows): what was decided stays so until the commit.
     const changed = await undecided(ctx, trx, ids, true);
-    if (changed.length > 0) throw inFlight(changed, erased.orderIds.length);
+    if (changed.length > 0) throw inFlight(changed, erased);
     await trx.updateTable('payments').set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).execute();
     const sessionIds = [...new Set(chunk.map(({ session_id }) => session_id))];
     const sessions = await trx.updateTable('checkout_sessions').set({ customer: NO_DETAILS }).where('id', 'in', sessionIds).where('customer', '<>', NO_DETAILS).executeTakeFirst();
@@ -130,10 +130,11 @@ async function emptyWal(ctx: LedgerContext): Promise<boolean> {
 /** How many times the customer's orders are read again for attempts begun meanwhile. */
 const ROUNDS = 3;
 
-/** The refusal of an erasure by `open`, undecided orders, once `erasedAlready` others were erased. */
-function inFlight(open: readonly string[], erasedAlready: number): OrdersInFlight {
+/** The refusal of an erasure by `open`, undecided orders, once `erased` (others of theirs) was erased. */
+function inFlight(open: readonly string[], erased: Pick<Erased, 'orderIds' | 'sessions'>): OrdersInFlight {
   const named = open.slice(0, NAMED).join(', ') + (open.length > NAMED ? ` and ${open.length - NAMED} more` : '');
-  const done = erasedAlready === 0 ? 'nothing was erased' : `the details of ${erasedAlready} other orders of theirs were erased; ask again to erase the rest`;
+  const parts = [...(erased.orderIds.length > 0 ? [`${erased.orderIds.length} other orders`] : []), ...(erased.sessions > 0 ? [`${erased.sessions} sessions`] : [])];
+  const done = parts.length === 0 ? 'nothing was erased' : `the details of ${parts.join(' and ')} of theirs were erased; ask again to erase the rest`;
   return new OrdersInFlight(
     open,
     `The customer's orders ${named} are not decided yet (a payment the gateway may still report, an operation under way, or a payment held for review): erase once they are; ${done}`,
@@ -147,7 +148,8 @@ async function undecided(ctx: LedgerContext, db: LedgerDb, orderIds: readonly st
     const ids = orderIds.slice(at, at + ORDERS_AT_ONCE);
     // PostgreSQL: locked by a statement of their own, so the read below takes its snapshot after
     // the lock was granted — a refund reserved while it waited is seen (SQLite's write lock holds it out).
-    if (locked && ctx.dialect === 'postgres') await db.selectFrom('payments').select('order_id').where('order_id', 'in', ids).$call(lockingRead(ctx)).execute();
+    // In the order of their ids, as another erasure takes them: neither waits for the other in a circle.
+    if (locked && ctx.dialect === 'postgres') await db.selectFrom('payments').select('order_id').where('order_id', 'in', ids).orderBy('order_id').$call(lockingRead(ctx)).execute();
     const rows = await db
       .selectFrom('payments as p')
       .select(['p.order_id', 'p.status', 'p.mismatch_report', sql<number>`${sql.raw(UNSETTLED[ctx.dialect])}`.as('unsettled')])
@@ -206,17 +208,20 @@ function withoutCardToken(facts: string): string {
 }
 
 /**
- * The customer's sessions without an order — opened, never paid, not swept yet (session-sweep.ts
- * deletes them some ABANDONED_SESSION_KEPT_MS after they expired, when a reconciler runs) — read
- * by their expiry index from where the sweep has reached, a window at a time (period-windows.ts),
- * on every database: a ledger whose sessions nobody sweeps holds all of them. How many it erased.
+ * The customer's sessions, those never paid too — not swept yet (session-sweep.ts deletes them
+ * some ABANDONED_SESSION_KEPT_MS after they expired, when a reconciler runs) — read by their
+ * expiry index from where the sweep has reached, a window at a time (period-windows.ts), on
+ * every database: a ledger whose sessions nobody sweeps holds all of them. Each is emptied, and
+ * closed unless paid. How many it erased.
  */
 async function eraseFromOpenSessions(ctx: LedgerContext, match: RawBuilder<SqlBool>): Promise<number> {
+  // A paid session stays as it is, but for the details (the order's sessions erase likewise).
+  const paid = sql<SqlBool>`exists (select 1 from ${sql.table('payments')} as p where p.session_id = ${sql.ref('checkout_sessions.id')} and (p.status = 'success') is true)`;
   let erased = 0;
   for await (const window of periodWindows(ctx, 'checkout_sessions', await sweptUpTo(ctx.db), Number.MAX_SAFE_INTEGER, { everywhere: true })) {
     const result = await ctx.db
       .updateTable('checkout_sessions')
-      .set({ customer: NO_DETAILS, closed_at: sql<number>`coalesce(closed_at, ${ctx.now()})` })
+      .set({ customer: NO_DETAILS, closed_at: sql<number>`case when closed_at is null and not ${paid} then ${ctx.now()} else closed_at end` })
       .where('expires_at', '>=', window.from)
       .where('expires_at', '<', window.to)
       .where('customer', '<>', NO_DETAILS)

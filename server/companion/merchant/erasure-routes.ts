@@ -65,7 +65,7 @@ export function erasureRoutes(): Hono<CompanionEnv> {
     if (erased.walKept) {
       logger.warn(
         'the SQLite ledger’s write-ahead log could not be emptied after an erasure: another process reads the file (a backup, a database browser, another companion), ' +
-          'and the log keeps the erased details as they were until it is emptied — at the next erasure, or when every companion on the file stops',
+          'and the log keeps the erased details as they were until it is emptied once nothing else reads the file: at the next erasure, or when the companion stops',
       );
     }
     return c.json({
