@@ -1,9 +1,10 @@
 // A customer's personal data erased on request (the GDPR's right to erasure, and its like
 // elsewhere). What the ledger keeps of a person — the customer details of their orders' payments
 // and checkout sessions, and of the webhooks about those orders — is emptied, their orders' card
-// tokens cleared and the cards kept under their customer id deleted. The orders stay, with their amounts, card masks, gateway ids
-// and money: a payment's record is the merchant's to keep for its books, the person's details are
-// not. The webhook events' `customer_*` fields go; the rest of each event stays as sent.
+// tokens cleared and the cards kept under their customer id deleted. The orders stay, with their
+// amounts, card masks, gateway ids and money: a payment's record is the merchant's to keep for
+// its books, the person's details are not. The webhook events' `customer_*` fields go; the rest
+// of each event stays as sent.
 import { setImmediate as loopTurn, setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { RawBuilder, SqlBool } from 'kysely';
@@ -26,6 +27,12 @@ const ORDERS_AT_ONCE = 100;
 const NAMED = 5;
 
 /**
+ * The checkout session being written has a successful attempt: it stays unclosed. Found by the
+ * session's attempts (its own index), never by the index leading with status.
+ */
+const sessionPaid = sql<SqlBool>`exists (select 1 from ${sql.table('payments')} as p where p.session_id = ${sql.ref('checkout_sessions.id')} and (p.status = 'success') is true)`;
+
+/**
  * Whose details a row of payments or checkout_sessions holds: the e-mail's (any spelling, any
  * case: the order search's index), or the customer id's.
  */
@@ -40,8 +47,8 @@ function whose(ctx: LedgerContext, request: ErasureRequest): RawBuilder<SqlBool>
 /**
  * Erases the customer's details from every order of theirs, from the sessions they opened (and
  * closes those not paid) and from the webhooks of those orders, clears the card tokens of those
- * orders and deletes their saved cards (`customerId`). Refused while one of those orders is still to be decided — a
- * payment the gateway may still report on (an attempt ended as never sent too: the gateway may
+ * orders and deletes their saved cards (`customerId`). Refused while one of those orders is still
+ * to be decided — a payment the gateway may still report on (an attempt ended as never sent too: the gateway may
  * still show it), a capture or refund under way, a payment held for a person to settle with the
  * customer: LedgerConflict `payment_in_flight`, naming them, nothing erased. Each batch of orders
  * is checked again under its transaction's lock, and the customer's orders are read again at the
@@ -99,7 +106,7 @@ async function eraseOrders(ctx: LedgerContext, chunk: readonly { order_id: strin
       .set({ closed_at: ctx.now() })
       .where('id', 'in', sessionIds)
       .where('closed_at', 'is', null)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payments').select(sql.lit(1).as('one')).whereRef('payments.session_id', '=', 'checkout_sessions.id').where(sql<SqlBool>`(${sql.ref('payments.status')} = 'success') is true`))))
+      .where(sql<SqlBool>`not ${sessionPaid}`)
       .execute();
     return { sessions: Number(sessions.numUpdatedRows), events: await eraseFromEvents(trx, ids) };
   });
@@ -215,13 +222,12 @@ function withoutCardToken(facts: string): string {
  * closed unless paid. How many it erased.
  */
 async function eraseFromOpenSessions(ctx: LedgerContext, match: RawBuilder<SqlBool>): Promise<number> {
-  // A paid session stays as it is, but for the details (the order's sessions erase likewise).
-  const paid = sql<SqlBool>`exists (select 1 from ${sql.table('payments')} as p where p.session_id = ${sql.ref('checkout_sessions.id')} and (p.status = 'success') is true)`;
   let erased = 0;
   for await (const window of periodWindows(ctx, 'checkout_sessions', await sweptUpTo(ctx.db), Number.MAX_SAFE_INTEGER, { everywhere: true })) {
     const result = await ctx.db
       .updateTable('checkout_sessions')
-      .set({ customer: NO_DETAILS, closed_at: sql<number>`case when closed_at is null and not ${paid} then ${ctx.now()} else closed_at end` })
+      // A paid session stays as it is, but for the details, as the orders' sessions do.
+      .set({ customer: NO_DETAILS, closed_at: sql<number>`case when closed_at is null and not ${sessionPaid} then ${ctx.now()} else closed_at end` })
       .where('expires_at', '>=', window.from)
       .where('expires_at', '<', window.to)
       .where('customer', '<>', NO_DETAILS)

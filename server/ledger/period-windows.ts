@@ -8,6 +8,7 @@
 import { setImmediate as loopTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { LedgerContext } from './context.js';
+import type { CurrencyTotals } from './types.js';
 import { WINDOW_ROWS } from './order-search.js';
 
 export interface PeriodWindow {
@@ -67,7 +68,7 @@ export class CurrencySums {
   }
 
   /** Each currency's money, by its code; one that brought none (all declined, reserves not captured) left out. */
-  totals(): { currency: string; paid: number; refunded: number; net: number }[] {
+  totals(): CurrencyTotals[] {
     return [...this.#sums]
       .filter(([, { paid, refunded }]) => paid !== 0 || refunded !== 0)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
