@@ -93,11 +93,10 @@ const hangUp = () => {
 // the process at once, its log's last lines unwritten, or once ready, undrained. Kept after the
 // first: a second signal with no handler would end the process at once, without a word.
 process.on('SIGINT', stop).on('SIGTERM', stop).on('SIGHUP', hangUp);
-let companion;
 let settings;
 try {
   settings = readCompanionConfig(process.env);
-  companion = running = await startCompanion(settings);
+  running = await startCompanion(settings);
 } catch (error) {
   startFailed = true;
   // The log's lines of this turn go out first (they are written together at its end): the
@@ -107,7 +106,7 @@ try {
   console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
+console.log(`payform companion listening on ${running.url} — ${running.listening}`);
 // No token guards that listener: where it listens is said, so an address open to all is seen.
-if (companion.metricsUrl) console.log(`payform companion: metrics at ${companion.metricsUrl} (PAYFORM_METRICS_ADDRESS; no token: only Prometheus should reach it)`);
-if (settings.backOffice) console.log(`payform companion: back office at ${companion.app.companion.services.options.publicUrl}${settings.backOffice.path} (sign in with PAYFORM_ADMIN_TOKEN)`);
+if (running.metricsUrl) console.log(`payform companion: metrics at ${running.metricsUrl} (PAYFORM_METRICS_ADDRESS; no token: only Prometheus should reach it)`);
+if (settings.backOffice) console.log(`payform companion: back office at ${running.app.companion.services.options.publicUrl}${settings.backOffice.path} (sign in with PAYFORM_ADMIN_TOKEN)`);
