@@ -21,7 +21,11 @@ export interface SmallDisk {
 
 const FILLER = 'filler';
 
-export function mountSmallDisk(size = '400k'): SmallDisk {
+/**
+ * `size`: room for a new ledger's write-ahead log (its migrations, about 250 KB, are not
+ * checkpointed into the file before 4 MB) and what a test writes once the disk is freed.
+ */
+export function mountSmallDisk(size = '1m'): SmallDisk {
   const dir = mkdtempSync(join(tmpdir(), 'payform-small-disk-'));
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
