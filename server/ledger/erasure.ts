@@ -97,6 +97,13 @@ async function eraseOrders(ctx: LedgerContext, chunk: readonly { order_id: strin
     const changed = await undecided(ctx, trx, ids, true);
     if (changed.length > 0) throw inFlight(changed, erased);
     await trx.updateTable('payments').set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).execute();
+    // Marked: a later webhook about them keeps none of this (migration 0026's trigger; guardedUpdate's card token).
+    const now = ctx.now();
+    await trx
+      .insertInto('erased_orders')
+      .values(ids.map((order_id) => ({ order_id, erased_at: now })))
+      .onConflict((oc) => oc.column('order_id').doUpdateSet({ erased_at: now }))
+      .execute();
     const sessionIds = [...new Set(chunk.map(({ session_id }) => session_id))];
     const sessions = await trx.updateTable('checkout_sessions').set({ customer: NO_DETAILS }).where('id', 'in', sessionIds).where('customer', '<>', NO_DETAILS).executeTakeFirst();
     // One still open would take another attempt with what it was opened with: an instance

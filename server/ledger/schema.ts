@@ -176,6 +176,12 @@ export interface SavedCardPaymentRow {
   order_id: string;
 }
 
+/** An order whose customer's details were erased (migration 0026, erasure.ts): what comes about it later keeps none. */
+export interface ErasedOrderRow {
+  order_id: string;
+  erased_at: number;
+}
+
 /** A session opened with `extendable: false` (migration 0022). */
 export interface FixedEndSessionRow {
   session_id: string;
@@ -192,4 +198,5 @@ export interface LedgerTables {
   no_card_sessions: NoCardSessionRow;
   saved_card_payments: SavedCardPaymentRow;
   fixed_end_sessions: FixedEndSessionRow;
+  erased_orders: ErasedOrderRow;
 }

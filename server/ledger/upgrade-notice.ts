@@ -32,6 +32,7 @@ const SUMMARIES: Record<MigrationName, string> = {
   '0023_movement_dates': 'an index of the captures and refunds made, by date, for the journal of money moved',
   '0024_operation_currency': 'captures, voids and refunds carry their currency (filled from their payments)',
   '0025_saved_card_payments': 'a payment with a saved card the customer deletes meanwhile does not save it again',
+  '0026_erased_orders': "an erased customer's orders keep none of their details when webhooks about them come later",
 };
 
 /**
