@@ -46,6 +46,8 @@ test('erasing a customer’s details from an order empties every order of theirs
   await expect(backOffice.detail.locator('.notice')).toHaveText('The customer’s details were erased from their orders: 3.');
   await expect(facts).not.toContainText('Mariia');
   await expect(facts).not.toContainText(email);
+  // Said as such, not a customer who typed nothing.
+  await expect(facts).toContainText(/Details erased \S/u);
   // Nothing left of them to erase: the action is gone; the order keeps its money.
   await expect(backOffice.detail.getByRole('button', { name: 'Erase customer’s details' })).toHaveCount(0);
   await expect(backOffice.detail.locator('.order-detail__amount strong')).toHaveText(/UAH\s15\.00/u);
@@ -54,4 +56,5 @@ test('erasing a customer’s details from an order empties every order of theirs
   await expect(facts).not.toContainText(email);
   await backOffice.select(other);
   await expect(facts).toContainText('Taras Bondar');
+  await expect(facts).not.toContainText('Details erased');
 });

@@ -83,7 +83,9 @@ export async function getOrder(ctx: LedgerContext, orderId: string): Promise<Ord
   const payment = await getPayment(ctx, ctx.db, orderId);
   if (!payment) return undefined;
   const operations = await operationsOf(ctx, ctx.db, orderId);
-  return { payment, operations, events: await eventsOf(ctx.db, orderId), totals: orderTotals(payment, operations) };
+  const events = await eventsOf(ctx.db, orderId);
+  const erased = await ctx.db.selectFrom('erased_orders').select('erased_at').where('order_id', '=', orderId).executeTakeFirst();
+  return { payment, operations, events, totals: orderTotals(payment, operations), customerErasedAt: erased === undefined ? null : Number(erased.erased_at) };
 }
 
 /**

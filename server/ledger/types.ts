@@ -589,6 +589,8 @@ export interface OrderDetail {
   readonly operations: readonly Operation[];
   readonly events: readonly StoredEvent[];
   readonly totals: OrderTotals;
+  /** When the customer's details were last erased from the order (eraseCustomer); null when never. */
+  readonly customerErasedAt: number | null;
 }
 
 export interface StatsQuery {

@@ -34,6 +34,18 @@ describe('POST /api/customers/erasures', () => {
     expect(after.events.map((event: Json) => event.id)).toEqual(before.events.map((event: Json) => event.id));
     expect((await stack.json('GET', '/api/customers/cust-olena/cards', 200, { admin: true })).cards).toEqual([]);
     expect((await stack.json('GET', `/api/orders/${other}`, 200, { admin: true })).order.customer.email).toBe('taras@example.com');
+    expect(before.customer_erased_at).toBeNull();
+    expect(Date.parse(after.customer_erased_at)).toBeGreaterThanOrEqual(Date.parse(after.order.created_at));
+
+    // Later: a refund, and a charge the gateway made under the order (a subscription's), whose
+    // webhook names the payer's phone again: kept without it.
+    await stack.json('POST', `/api/orders/${orderId}/refund`, 200, { admin: true, body: { amount: 500 } });
+    await stack.control('POST', '/_sandbox/recurring', { order_id: orderId });
+    await stack.settleWebhooks();
+    const later = await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
+    expect(later.totals.refunded).toBe(500);
+    expect(later.events.map((event: Json) => event.event?.recurring ?? null)).toContainEqual(expect.objectContaining({ id: expect.any(String) }));
+    expect(JSON.stringify(later.events)).not.toMatch(/olena@example\.com|Koval|\+380501234567/i);
 
     const line = stack.logs.find((text) => text.includes('personal data erased'))!;
     expect(JSON.parse(line)).toMatchObject({ level: 'info', orders: 1, sessions: 1, cards: 1 });

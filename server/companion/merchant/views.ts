@@ -194,6 +194,7 @@ export const OrderView = z.object({
   totals: TotalsView,
   operations: z.array(OperationView),
   events: z.array(EventView),
+  customer_erased_at: Timestamp.nullable().describe('When the customer’s details were erased from the order (POST /api/customers/erasures): it keeps its money, card mask and ids, and keeps none of the person’s details from what comes about it later; null when never'),
   attempts: z
     .array(AttemptView)
     .describe('Every attempt of the order’s checkout session, first to last, this one included: where a declined attempt’s session was paid in the end'),
@@ -385,6 +386,7 @@ export function orderView(detail: OrderDetail, capturable: number, attempts: rea
     totals: totalsView({ ...detail.totals, capturable }),
     operations: detail.operations.map((operation) => operationView(operation)),
     events: detail.events.map(eventView),
+    customer_erased_at: iso(detail.customerErasedAt),
     attempts: attempts
       .map((payment) => ({ order_id: payment.orderId, attempt: payment.attempt, status: payment.status }))
       .sort((a, b) => a.attempt - b.attempt),

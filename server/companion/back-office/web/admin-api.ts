@@ -337,6 +337,8 @@ export interface OrderDetail {
   readonly totals: Totals;
   readonly operations: Operation[];
   readonly events: WebhookEvent[];
+  /** When the customer's details were erased from the order (POST /api/customers/erasures); null when never. */
+  readonly customer_erased_at: string | null;
   /** Every attempt of the order's checkout session, first to last, this one included. */
   readonly attempts: { readonly order_id: string; readonly attempt: number; readonly status: PaymentStatus }[];
 }

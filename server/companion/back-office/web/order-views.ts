@@ -414,7 +414,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       <div><dt>${t('orders.method')}</dt><dd>${t(METHOD_KEYS[order.method])}</dd></div>
       <div><dt>${t('detail.mode')}</dt><dd>${t(detail.source === 'saved_card_charge' ? 'mode.charge' : order.mode === 'hosted' ? 'mode.hosted' : 'mode.direct')}</dd></div>
       <div><dt>${t('detail.card')}</dt><dd><span dir="ltr">${cardText(order.card)}${order.card?.brand ? html` <span class="muted">${order.card.brand}</span>` : nothing}</span></dd></div>
-      <div><dt>${t('orders.customer')}</dt><dd>${name ? isolated(name) : '—'}${order.customer?.email ? html`<br><span class="muted" dir="ltr">${breakable(order.customer.email)}</span>` : nothing}${order.customer?.phone ? html`<br><span class="muted" dir="ltr">${order.customer.phone}</span>` : nothing}</dd></div>
+      <div><dt>${t('orders.customer')}</dt><dd>${name ? isolated(name) : '—'}${order.customer?.email ? html`<br><span class="muted" dir="ltr">${breakable(order.customer.email)}</span>` : nothing}${order.customer?.phone ? html`<br><span class="muted" dir="ltr">${order.customer.phone}</span>` : nothing}${detail.customer_erased_at ? html`<br><span class="muted">${t('detail.customerErased', { time: time(detail.customer_erased_at, true) })}</span>` : nothing}</dd></div>
       <div><dt>${t('orders.created')}</dt><dd>${stamp(order.created_at, true)}</dd></div>
       <div><dt>${t('detail.gatewayStatus')}</dt><dd>${order.status_code ?? '—'}${order.status_description ? html` <span class="muted">${isolated(order.status_description)}</span>` : nothing}</dd></div>
       ${attempts.length > 1
