@@ -86,7 +86,9 @@ export async function readView(id: string): Promise<SessionView> {
 
 /**
  * What the dev server does from now on with the requests for a module of the widget, e.g.
- * `/widget/checkout/paying.ts` (the dev server serves the sources): `hold` them, as a slow network would, until `serve` (the default),
+ * `/widget/checkout/paying.ts` (the dev server serves the sources), or for a file of its build, e.g.
+ * `/widget/dist/chunks/paying.js`: `hold` them, as a slow network would, until `serve` (the default),
  * `fail` (a 503, as from a server that lacks the file) or `drop` (the connection closed unanswered, as offline).
+ * Resolves with how many requests for it are held at that moment.
  */
-export const answerModule = (path: string, answer: 'hold' | 'fail' | 'drop' | 'serve'): Promise<unknown> => post('/__fixture/module', { path, answer });
+export const answerModule = (path: string, answer: 'hold' | 'fail' | 'drop' | 'serve'): Promise<{ held: number }> => post('/__fixture/module', { path, answer });

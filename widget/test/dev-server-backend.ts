@@ -16,10 +16,11 @@
  *   no CORS headers), everything else is passed on (reached on another origin than the page's:
  *   `localhost` for `127.0.0.1`);
  * - `POST /__fixture/module` `{ path, answer }` → what the dev server does from then on with the
- *   requests (GET and HEAD) for a module of the widget (`/widget/checkout/paying.ts`, as the dev server names it): `hold` them, as a slow
+ *   requests (GET and HEAD) for a module of the widget (`/widget/checkout/paying.ts`, as the dev server names it)
+ *   or a file of its build (`/widget/dist/chunks/paying.js`): `hold` them, as a slow
  *   network would, until the answer is `serve` (the default), `fail` (a 503, as from a server
  *   that lacks the file) or `drop` (the connection closed unanswered, as for a customer whose
- *   network went down).
+ *   network went down); answered with `held`, how many requests for it are held at that moment.
  *
  * Only loopback clients are served: the dev server listens on every interface.
  */
@@ -81,6 +82,8 @@ type ModuleAnswer = 'hold' | 'fail' | 'drop' | 'serve';
 class ModuleAnswers {
   #answers = new Map<string, Exclude<ModuleAnswer, 'serve'>>();
   #waiting: (() => void)[] = [];
+  /** How many requests for each path are held now. */
+  #held = new Map<string, number>();
 
   set(path: string, answer: ModuleAnswer): void {
     if (answer === 'serve') this.#answers.delete(path);
@@ -96,8 +99,17 @@ class ModuleAnswers {
 
   /** Once `path` is no longer held: how its requests fail, if they do. */
   async fails(path: string): Promise<'fail' | 'drop' | undefined> {
-    while (this.#answers.get(path) === 'hold') await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    while (this.#answers.get(path) === 'hold') {
+      this.#held.set(path, this.held(path) + 1);
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      this.#held.set(path, this.held(path) - 1);
+    }
     return this.#answers.get(path) as 'fail' | 'drop' | undefined;
+  }
+
+  /** How many requests for `path` are held now. */
+  held(path: string): number {
+    return this.#held.get(path) ?? 0;
   }
 
   // Every waiting request looks again at its path's answer.
@@ -143,10 +155,13 @@ function backendRoutes(backend: () => Promise<CheckoutBackend> | undefined, modu
 
     async '/__fixture/module'(ctx) {
       const { path, answer } = await readJson(ctx);
-      if (typeof path !== 'string' || !/^\/widget\/[\w/-]+\.ts$/.test(path)) throw new FixtureMisuse('path must be a module of the widget, e.g. /widget/checkout/paying.ts');
+      if (typeof path !== 'string' || !/^\/widget\/([\w/-]+\.ts|dist\/[\w/-]+\.js)$/.test(path)) {
+        throw new FixtureMisuse('path must be a module of the widget, e.g. /widget/checkout/paying.ts, or a file of its build, e.g. /widget/dist/chunks/paying.js');
+      }
       if (answer !== 'hold' && answer !== 'fail' && answer !== 'drop' && answer !== 'serve') throw new FixtureMisuse('answer must be hold, fail, drop or serve');
       modules.set(path, answer);
-      ctx.body = { path, answer };
+      // Read before the requests it let go have gone on: a path held again counts them still.
+      ctx.body = { path, answer, held: modules.held(path) };
     },
   };
 
