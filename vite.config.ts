@@ -6,6 +6,7 @@ import { LongFirst } from './e2e/test-order.js';
 import { subresourceIntegrity } from './widget/build/integrity.js';
 import { thirdPartyLicenses } from './widget/build/licenses.js';
 import { minifyTemplates } from './widget/build/minify-templates.js';
+import { sharedChunksBeside } from './widget/build/shared-chunks.js';
 
 const inRepository = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -23,11 +24,13 @@ const packageSources = Object.entries(tsconfigPaths).map(([name, [source]]) => (
 // The catalogs (English's specific error messages, the other languages), test mode's quick-fill,
 // the card-number detector and the pay-time browser data (fingerprint) are small sibling modules
 // under chunks/, loaded on demand; Lit's licence
-// goes to LICENSES.txt beside them. The card schemes' table and Luhn, which the paying chunk and
-// the detector share, are a chunk of their own (chunks/luhn.js); what pay-form.js has, they take
-// from it (`allow-extension`: modules the bundle has stay in it rather than going to a third file).
+// goes to LICENSES.txt beside them. The card schemes' table and Luhn, which the paying chunk, the
+// customer checks and the detector share, are a chunk of their own (chunks/luhn.js), which
+// pay-form.js asks for beside the chunk that imports it (widget/build/shared-chunks.ts); what
+// pay-form.js has, they take from it (`allow-extension`: modules the bundle has stay in it rather
+// than going to a third file).
 const widget: UserConfig = {
-  plugins: [minifyTemplates(), thirdPartyLicenses()],
+  plugins: [minifyTemplates(), thirdPartyLicenses(), sharedChunksBeside()],
   build: {
     lib: { entry: inRepository('widget/index.ts'), formats: ['es'], fileName: () => 'pay-form.js' },
     outDir: inRepository('widget/dist'),

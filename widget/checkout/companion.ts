@@ -76,7 +76,9 @@ const unloadedChunks: Record<string, Promise<CompanionError>> = {};
 
 /**
  * Why a chunk of the widget did not load, worked out once a chunk. Its URL, which Chromium and
- * Firefox name in import()'s error, is asked again (Safari names none: `network`). Any answer —
+ * Firefox name in import()'s error, is asked again (Safari names none: `network`). Chromium names
+ * the chunk imported also when a chunk that one imports is what failed: the build imports those
+ * beside it, and gives their error first (widget/build/shared-chunks.ts). Any answer —
  * no-cors, so a 404 without CORS headers too — means its server is there and does not serve it
  * as a module: a page that serves pay-form.js without its chunks/, or will not
  * run them. The page is `misconfigured`, said once on the console by `element`, with the fix. No
