@@ -275,3 +275,25 @@ describe('payform-companion whose log reader goes away', () => {
     expect(await exited).toEqual([0, null]);
   }, 60_000);
 });
+
+describe('payform-companion given its admin token under a misspelt name', () => {
+  it('names it beside the token it made up, where the operator copies the token from', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PAYFORM_DATABASE_URL: ':memory:', PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMINTOKEN: 'main-test-admin-token-0123456789' };
+    delete env.PAYFORM_ADMIN_TOKEN;
+    delete env.NODE_ENV;
+    const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+    let stdout = '';
+    const made = new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+        const line = /^payform companion: PAYFORM_ADMIN_TOKEN was not set.*$/m.exec(stdout);
+        if (line) resolve(line[0]);
+      });
+      void exited.then(([code]) => reject(new Error(`exited ${code}: ${stdout}`)));
+    });
+    expect(await made).toMatch(/^payform companion: PAYFORM_ADMIN_TOKEN was not set; this run's token is \S+; PAYFORM_ADMINTOKEN is set: did you mean PAYFORM_ADMIN_TOKEN\?$/);
+    child.kill('SIGTERM');
+    expect(await exited).toEqual([0, null]);
+  }, 60_000);
+});

@@ -587,7 +587,7 @@ export async function startCompanion(given: CompanionSettings | EnvironmentInput
     composedLogger = logger;
     if (worker && (metricsServer || settings.metricsToken)) logger.warn(metricsInWorker(worker, metricsServer?.url ?? `${url}/metrics`));
     if (settings.adminTokenGenerated) {
-      console.log(`payform companion: PAYFORM_ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
+      console.log(`payform companion: PAYFORM_ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}${unreadHint(settings, ['PAYFORM_ADMIN_TOKEN'])}`);
       // Several instances share a PostgreSQL ledger behind one address: each made-up token works on its own instance only.
       if (ledger.dialect === 'postgres') logger.warn('PAYFORM_ADMIN_TOKEN is not set, so this instance made up its own token: companions sharing this PostgreSQL ledger each accept only theirs; set the same PAYFORM_ADMIN_TOKEN on every one');
     }
