@@ -307,6 +307,8 @@ describe('readCompanionConfig', () => {
       'PAYFORM_CAPTURE_OVER_RESERVE_PERCENT is 0.15, a percentage: captures may take 0.15 % over the reserve, not 15 %; if the project allows 15 %, set it to 15',
     ]);
     for (const percent of ['0', '1', '15', '7.5']) expect(readCompanionConfig({ PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: percent }).warnings).toEqual([]);
+    // Written with its sign, as a person writes a percentage: the refusal says to leave it out.
+    expect(() => readCompanionConfig({ PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '15%' })).toThrow('PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: must be a number of percent, without the % sign (15 for 15 %)');
   });
 
   it('refuses credentials no header can carry, naming the variable and quoting none', () => {

@@ -240,7 +240,7 @@ const Variables = z.object({
   PAYFORM_ALLOWED_ORIGINS: Origins.optional(),
   PAYFORM_SANDBOX_ORIGIN: Origin.optional(),
   PAYFORM_TEST_MODE: Flag.optional(),
-  PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: z.string().regex(/^\d{1,3}(\.\d+)?$/, { error: 'must be a percentage' }).transform(Number).pipe(z.number().max(100)).optional(),
+  PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: z.string().regex(/^\d{1,3}(\.\d+)?$/, { error: 'must be a number of percent, without the % sign (15 for 15 %)' }).transform(Number).pipe(z.number().max(100)).optional(),
   PAYFORM_SESSION_TTL_SECONDS: z.string().regex(/^\d+$/, { error: 'must be a number of seconds' }).transform(Number).pipe(z.number().min(60).max(7 * 86_400)).default(1800),
   PAYFORM_ACCEPTED_BRANDS: z
     .string()
