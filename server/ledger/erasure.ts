@@ -13,7 +13,7 @@ import type { LedgerContext, LedgerDb } from './context.js';
 import { UNSETTLED } from './discrepancies.js';
 import { OrdersInFlight } from './errors.js';
 import { erasureInput, parseInput } from './input.js';
-import { CUSTOMER_EMAIL } from './migrations.js';
+import { CUSTOMER_EMAIL, ERASED_BODY } from './migrations.js';
 import { loweredSpellings } from './order-search.js';
 import { periodWindows } from './period-windows.js';
 import { sweptUpTo } from './session-sweep.js';
@@ -56,6 +56,7 @@ function whose(ctx: LedgerContext, request: ErasureRequest): RawBuilder<SqlBool>
  */
 export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): Promise<CustomerErasure> {
   const request = parseInput(erasureInput, input);
+  const startedAt = ctx.now();
   const match = whose(ctx, request);
   const erased: Erased = { orderIds: [], sessions: 0, events: 0 };
   // Every order of theirs, those erased before too: a webhook that came since (a subscription's
@@ -79,6 +80,7 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
     if (orders.length === 0) break;
     if (round === ROUNDS) throw inFlight(orders.map(({ order_id }) => order_id), erased);
   }
+  if (ctx.dialect === 'postgres') await eraseLateArrivals(ctx, erased, startedAt);
   const cards = request.customerId === undefined ? 0 : Number((await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', request.customerId).executeTakeFirst()).numDeletedRows);
   return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards, otherCustomerIds: customerIds, walKept: ctx.dialect === 'sqlite' && !(await emptyWal(ctx)) };
 }
@@ -162,8 +164,7 @@ async function undecided(ctx: LedgerContext, db: LedgerDb, orderIds: readonly st
     const ids = orderIds.slice(at, at + ORDERS_AT_ONCE);
     // PostgreSQL: locked by a statement of their own, so the read below takes its snapshot after
     // the lock was granted — a refund reserved while it waited is seen (SQLite's write lock holds it out).
-    // In the order of their ids, as another erasure takes them: neither waits for the other in a circle.
-    if (locked && ctx.dialect === 'postgres') await db.selectFrom('payments').select('order_id').where('order_id', 'in', ids).orderBy('order_id').$call(lockingRead(ctx)).execute();
+    if (locked && ctx.dialect === 'postgres') await lockOrders(ctx, db, ids);
     const rows = await db
       .selectFrom('payments as p')
       .select(['p.order_id', 'p.status', 'p.mismatch_report', sql<number>`${sql.raw(UNSETTLED[ctx.dialect])}`.as('unsettled')])
@@ -181,9 +182,37 @@ async function undecided(ctx: LedgerContext, db: LedgerDb, orderIds: readonly st
   return open;
 }
 
-/** Drops the `customer_*` fields (but the merchant's own customer id) from the stored events of `orderIds`: how many changed. */
-async function eraseFromEvents(trx: LedgerDb, orderIds: readonly string[]): Promise<number> {
-  const rows = await trx.selectFrom('webhook_events').select(['id', 'body', 'facts']).where('order_id', 'in', orderIds).execute();
+/** PostgreSQL: locks the payments of `ids` until the transaction ends, in the order of their ids, as every erasure takes them: none waits for another in a circle. */
+async function lockOrders(ctx: LedgerContext, db: LedgerDb, ids: readonly string[]): Promise<void> {
+  await db.selectFrom('payments').select('order_id').where('order_id', 'in', ids).orderBy('order_id').$call(lockingRead(ctx)).execute();
+}
+
+/**
+ * PostgreSQL reads what others committed before each statement: a webhook about an order stored
+ * while the transaction erasing it was open saw no erasure (migration 0026's trigger) nor was it
+ * seen by it, and its step, held by the erasure's lock, may give the order its card token back.
+ * Such a webhook holds the payment's lock from then to its commit: locked again, the erased
+ * orders have none under way, and what those stored is taken out.
+ */
+async function eraseLateArrivals(ctx: LedgerContext, erased: Erased, since: number): Promise<void> {
+  for (let at = 0; at < erased.orderIds.length; at += ORDERS_AT_ONCE) {
+    const ids = erased.orderIds.slice(at, at + ORDERS_AT_ONCE);
+    erased.events += await ctx.db.transaction().execute(async (trx) => {
+      await lockOrders(ctx, trx, ids);
+      await trx.updateTable('payments').set({ cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).where((eb) => eb.or([eb('cc_token', 'is not', null), eb('cc_token_expiration', 'is not', null)])).execute();
+      return eraseFromEvents(trx, ids, since);
+    });
+  }
+}
+
+/** Drops the `customer_*` fields (but the merchant's own customer id) from the stored events of `orderIds` (received `since`): how many changed. */
+async function eraseFromEvents(trx: LedgerDb, orderIds: readonly string[], since?: number): Promise<number> {
+  const rows = await trx
+    .selectFrom('webhook_events')
+    .select(['id', 'body', 'facts'])
+    .where('order_id', 'in', orderIds)
+    .$if(since !== undefined, (q) => q.where('received_at', '>=', since!))
+    .execute();
   let changed = 0;
   for (const { id, body, facts } of rows) {
     const kept = { body: withoutCustomer(body), facts: withoutCardToken(facts) };
@@ -194,15 +223,19 @@ async function eraseFromEvents(trx: LedgerDb, orderIds: readonly string[]): Prom
   return changed;
 }
 
-/** An event's body without the customer's fields; as it was when it holds none, or is not a JSON object (a post that could not be read). */
+/**
+ * An event's body without the customer's fields (but the merchant's customer id); as it was when
+ * it holds none. A body that is no JSON object (a post that could not be read) yet names a
+ * `customer_` cannot be taken apart: ERASED_BODY in its place, as migration 0026's trigger does.
+ */
 export function withoutCustomer(body: string): string {
   let event: unknown;
   try {
     event = JSON.parse(body);
   } catch {
-    return body;
+    event = undefined;
   }
-  if (event === null || typeof event !== 'object' || Array.isArray(event)) return body;
+  if (event === null || typeof event !== 'object' || Array.isArray(event)) return body.includes('customer_') ? ERASED_BODY : body;
   const personal = Object.keys(event).filter((field) => field.startsWith('customer_') && field !== 'customer_id');
   if (personal.length === 0) return body;
   const kept = { ...(event as Record<string, unknown>) };
@@ -216,7 +249,8 @@ export function withoutCustomer(body: string): string {
  */
 function withoutCardToken(facts: string): string {
   const read = JSON.parse(facts) as Record<string, unknown>;
-  if (read.ccToken === undefined && read.ccTokenExpiration === undefined) return facts;
+  // Null: emptied in place by migration 0026's trigger on PostgreSQL.
+  if (read.ccToken == null && read.ccTokenExpiration == null) return facts;
   const { ccToken: _token, ccTokenExpiration: _expiration, ...kept } = read;
   return JSON.stringify(kept);
 }

@@ -600,61 +600,70 @@ const savedCardPayments: Migration = {
 
 /**
  * The orders whose customer's details were erased (erasure.ts), and when: what comes about them
- * later — a refund's webhook, the gateway's re-send, a lookup's answer — keeps none of those
+ * later — a refund's webhook, the gateway's re-send, a subscription's charge — keeps none of those
  * details. A table of its own, as no_card_sessions: no payment row is rewritten, and the upgrade
  * locks nothing the pay path writes but for the trigger's creation, a moment on webhook_events.
  *
- * The trigger strips a stored event of an erased order as it is inserted, by whichever writer:
- * the `customer_*` fields of its body (but the merchant's customer id; a body that is not a JSON
- * object is kept as it came) and the card token of its facts — what erasure.ts takes from the
- * events it finds. Plain SQL, no function of this code's: an instance of the version before,
- * still running during a rolling upgrade, inserts through it too. SQLite cannot change a row
- * before its insert, so it writes the row again after; PostgreSQL once for each statement, from
- * the rows it inserted, so a group's one statement (events.ts) looks the orders up once.
+ * The trigger takes them out of an erased order's event as it is stored, by whichever writer (an
+ * instance of the version before, during a rolling upgrade, too): what erasure.ts's
+ * `withoutCustomer` and `withoutCardToken` take from the events they find — a JSON object body's
+ * `customer_*` fields but the merchant's customer id; a body that is no JSON object the database
+ * can read yet names a `customer_`, whole (ERASED_BODY); the card token of the facts. Plain SQL,
+ * no function of this code's. PostgreSQL's runs before the row is written, so what it takes out
+ * reaches neither the table nor the WAL; its names are resolved in the ledger's schema whoever
+ * inserts. SQLite cannot change a row before its insert: it writes it again after, in the same
+ * transaction, before any of it reaches the disk. The SQL is written in `up`, so the test
+ * schemas' fingerprint (testing/schema-pool.ts) follows it.
  */
-const ERASED_EVENT = {
-  sqlite: `create trigger payform_erased_order_events after insert on payform_webhook_events
-    when exists (select 1 from payform_erased_orders where order_id = new.order_id)
-    begin
-      update payform_webhook_events set
-        body = case when json_valid(new.body) and json_type(new.body) = 'object' then (
-          select json_group_object(key, case when type in ('object', 'array') then json(value) when type = 'true' then json('true') when type = 'false' then json('false') else value end)
-          from json_each(new.body) where not (key like 'customer\\_%' escape '\\' and key <> 'customer_id')
-        ) else new.body end,
-        facts = json_remove(new.facts, '$.ccToken', '$.ccTokenExpiration')
-      where id = new.id;
-    end`,
-  postgres: [
-    `create function payform_erased_order_events() returns trigger language plpgsql as $$
-    declare
-      event record;
-      kept text;
-    begin
-      for event in select inserted.id, inserted.body from inserted join payform_erased_orders as erased on erased.order_id = inserted.order_id loop
-        begin
-          kept := case when jsonb_typeof(event.body::jsonb) = 'object' then (
-            select coalesce(jsonb_object_agg(field.key, field.value), '{}'::jsonb)::text
-            from jsonb_each(event.body::jsonb) as field where not (field.key like 'customer\\_%' and field.key <> 'customer_id')
-          ) else event.body end;
-        exception when invalid_text_representation then
-          kept := event.body;
-        end;
-        update payform_webhook_events set body = kept, facts = (facts::jsonb - 'ccToken' - 'ccTokenExpiration')::text where id = event.id;
-      end loop;
-      return null;
-    end $$`,
-    `create trigger payform_erased_order_events after insert on payform_webhook_events
-      referencing new table as inserted for each statement execute function payform_erased_order_events()`,
-  ],
-} as const;
-
 const erasedOrders: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.createTable('payform_erased_orders').addColumn('order_id', 'text', (c) => c.primaryKey()).addColumn('erased_at', 'bigint', (c) => c.notNull()).execute();
-    const dialect = db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
-    for (const statement of [ERASED_EVENT[dialect]].flat()) await sql.raw(statement).execute(db);
+    if (db.getExecutor().adapter instanceof SqliteAdapter) {
+      await sql`create trigger payform_erased_order_events after insert on payform_webhook_events
+        when exists (select 1 from payform_erased_orders where order_id = new.order_id)
+        begin
+          update payform_webhook_events set
+            body = case
+              when json_valid(new.body) and json_type(new.body) = 'object' then (
+                select json_group_object(key, case when type in ('object', 'array') then json(value) when type = 'true' then json('true') when type = 'false' then json('false') else value end)
+                from json_each(new.body) where not (substr(key, 1, 9) = 'customer_' and key <> 'customer_id'))
+              when instr(new.body, 'customer_') > 0 then ${sql.lit(ERASED_BODY)}
+              else new.body end,
+            facts = json_remove(new.facts, '$.ccToken', '$.ccTokenExpiration')
+          where id = new.id;
+        end`.execute(db);
+      return;
+    }
+    await sql`create function payform_erased_order_event() returns trigger language plpgsql set search_path from current as $$
+      declare
+        kept text;
+      begin
+        if not exists (select 1 from payform_erased_orders where order_id = new.order_id) then
+          return new;
+        end if;
+        begin
+          -- jsonb cannot hold every JSON text (an escaped NUL, a lone surrogate, nesting past its depth): then no object is read.
+          kept := case when jsonb_typeof(new.body::jsonb) = 'object' then (
+            select coalesce(jsonb_object_agg(key, value), '{}'::jsonb)::text from jsonb_each(new.body::jsonb) where not (starts_with(key, 'customer_') and key <> 'customer_id')
+          ) end;
+        exception when others then
+          kept := null;
+        end;
+        new.body := coalesce(kept, case when strpos(new.body, 'customer_') > 0 then ${sql.lit(ERASED_BODY)} else new.body end);
+        -- The facts are the ledger's own JSON: its token's string emptied in the text, which never fails.
+        new.facts := regexp_replace(new.facts, '"(ccToken|ccTokenExpiration)":"(?:[^"\\\\]|\\\\.)*"', '"\\1":null', 'g');
+        return new;
+      end $$`.execute(db);
+    await sql`create trigger payform_erased_order_events before insert on payform_webhook_events for each row execute function payform_erased_order_event()`.execute(db);
   },
 };
+
+/**
+ * What an erased order's event keeps of a body that names a customer but is no JSON object the
+ * database can read (erasure.ts, migration 0026): the fields cannot be told apart, so none stays.
+ * Released with 0026, never edited.
+ */
+export const ERASED_BODY = '{"customer_details":"erased: this body named the customer and could not be read to take them out alone"}';
 
 /** The migration that creates a ledger: run only on a new one. */
 export const FIRST_MIGRATION = '0001_initial';

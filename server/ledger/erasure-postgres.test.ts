@@ -1,0 +1,117 @@
+// An erasure on PostgreSQL, where writers run side by side and each statement reads what was
+// committed before it: a webhook about an order stored while the order was being erased, and an
+// event stored by a session that is not the ledger's, keep none of the customer's details.
+import pg from 'pg';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
+import { ERASED_BODY } from './migrations.js';
+import { gatewayEvent, paidOrder } from './testing/contract.js';
+import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
+
+const olena = { email: 'olena.race@example.com', fname: 'Olena', lname: 'Koval', phone: '+380501234567' };
+const details = { customer_email: olena.email, customer_phone: olena.phone };
+
+withTestDatabase((url) => {
+  let schema: string;
+  let ledger: Ledger;
+  let client: pg.Client;
+
+  beforeEach(async () => {
+    schema = freshSchemaName();
+    ledger = await openLedger(url, { schema });
+    client = new pg.Client({ connectionString: url });
+    await client.connect();
+  });
+  afterEach(async () => {
+    await client.end();
+    await ledger.close();
+    await dropSchema(url, schema);
+  });
+
+  /** Resolves once `count` of this schema's statements wait for a lock another transaction holds. */
+  async function waitingForLocks(count: number): Promise<void> {
+    const watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+    try {
+      for (;;) {
+        const { rows } = await watcher.query<{ waiting: number }>(
+          // The group's statement names the tables past the first kilobyte of its text, all pg_stat_activity keeps.
+          `select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and (query like '%payform_%' or query like 'with "batch"%') and pid <> pg_backend_pid()`,
+        );
+        if (rows[0]!.waiting >= count) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      await watcher.end();
+    }
+  }
+
+  /**
+   * Runs `webhook` while the erasure of the order's customer is under way: its batch's transaction
+   * open, the payment locked and the order marked erased, neither committed — held there by
+   * another session's lock on the order's first event, which the batch goes on to change.
+   */
+  async function duringErasure(orderId: string, webhook: () => Promise<unknown>): Promise<void> {
+    await client.query(`set search_path to "${schema}"`);
+    await client.query('begin');
+    await client.query("select 1 from payform_webhook_events where order_id = $1 and body like '%customer_phone%' for update", [orderId]);
+    const erasure = ledger.eraseCustomer({ customerId: 'cust-olena' });
+    await waitingForLocks(1);
+    const delivered = webhook();
+    // The webhook's statement waits for the payment the batch locked.
+    await waitingForLocks(2);
+    await client.query('commit');
+    await Promise.all([erasure, delivered]);
+  }
+
+  async function paidWithWebhook() {
+    const charge = await paidOrder(ledger, { customer: olena, customerId: 'cust-olena', amount: 900, currency: 'UAH' }, { paymentId: 'pay-race', ccToken: 'tok-old' });
+    await ledger.ingestEvent(gatewayEvent({ orderId: charge.orderId, method: 'purchase', status: 'success', statusCode: '1000', amount: 900, currency: 'UAH', paymentId: 'pay-race' }, details));
+    return charge;
+  }
+
+  it('takes the customer out of a webhook stored while its order was being erased', async () => {
+    const charge = await paidWithWebhook();
+    // A refund made in the gateway's portal: stored, then the payment locked to apply it.
+    await duringErasure(charge.orderId, () =>
+      ledger.ingestEvent(gatewayEvent({ orderId: charge.orderId, method: 'refund', status: 'success', statusCode: '1000', amount: 300, currency: 'UAH', operationId: 'op-race' }, { ...details, n: 1 })),
+    );
+    const order = (await ledger.getOrder(charge.orderId))!;
+    expect(order.operations).toMatchObject([{ kind: 'refund', amount: 300, status: 'success' }]);
+    expect(order.events).toHaveLength(2);
+    for (const { body } of order.events) expect(body).not.toMatch(/olena\.race|\+380501234567/u);
+  });
+
+  it('keeps the card token out of an order a webhook refreshed while the order was being erased', async () => {
+    const charge = await paidWithWebhook();
+    // The gateway's re-send with a card token: its group's one statement, its step waiting for the lock.
+    await duringErasure(charge.orderId, () =>
+      ledger.ingestEvent(gatewayEvent({ orderId: charge.orderId, method: 'purchase', status: 'success', statusCode: '1000', amount: 900, currency: 'UAH', paymentId: 'pay-race', ccToken: 'tok-new', ccTokenExpiration: '12/30' }, { ...details, n: 2 })),
+    );
+    const order = (await ledger.getOrder(charge.orderId))!;
+    expect(order.payment).toMatchObject({ customer: {}, ccToken: null, ccTokenExpiration: null });
+    for (const { body } of order.events) expect(body).not.toMatch(/olena\.race|\+380501234567/u);
+  });
+
+  it('strips an event another session stores, whatever its search_path, and one whose body jsonb cannot hold', async () => {
+    const charge = await paidOrder(ledger, { customer: olena, customerId: 'cust-olena', amount: 900, currency: 'UAH' }, { paymentId: 'pay-restore' });
+    await ledger.eraseCustomer({ customerId: 'cust-olena' });
+    // A restore, an ETL job, a person at psql: the table named by its schema, nothing else set.
+    await client.query("set search_path to ''");
+    const insert = (id: string, body: string) =>
+      client.query(
+        `insert into "${schema}".payform_webhook_events (id, method, status, order_id, body, facts, received_at, tried_at, outcome)
+         values ($1, 'refund', 'success', $2, $3, $4, 1, 1, 'unmatched')`,
+        [id, charge.orderId, body, JSON.stringify({ orderId: charge.orderId, ccToken: 'tok-"quoted"\\', ccTokenExpiration: '12/30' })],
+      );
+    await insert('restored-1', JSON.stringify({ order_id: charge.orderId, ...details, customer_id: 'cust-olena' }));
+    await insert('restored-2', JSON.stringify({ order_id: charge.orderId, ...details, note: 'a\u0000b' }));
+    const { rows } = await client.query<{ id: string; body: string; facts: string }>(`select id, body, facts from "${schema}".payform_webhook_events where id like 'restored-%' order by id`);
+    expect(rows.map(({ id, body }) => [id, JSON.parse(body) as unknown])).toEqual([
+      ['restored-1', { order_id: charge.orderId, customer_id: 'cust-olena' }],
+      ['restored-2', JSON.parse(ERASED_BODY)],
+    ]);
+    for (const { facts } of rows) expect(JSON.parse(facts)).toEqual({ orderId: charge.orderId, ccToken: null, ccTokenExpiration: null });
+  });
+});
