@@ -18,6 +18,7 @@ import { kindOf } from './environment.js';
 import { unknownOptions } from './near-names.js';
 import { Origin } from './origin-setting.js';
 import { AcceptedBrands } from './checkout/accepted-brands.js';
+import { Currencies } from './checkout/accepted-currencies.js';
 import { ProxyTrust, proxyEntryProblem } from './http/proxy-trust.js';
 import type { TrustProxy } from './http/client-address.js';
 
@@ -114,6 +115,12 @@ export interface CompanionConfig {
    */
   readonly acceptedBrands?: readonly string[];
   /**
+   * The currencies the gateway project takes (ISO 4217, PAYFORM_CURRENCIES): a session or a
+   * saved-card charge in another is refused 400 as it opens, naming `currency`. Unset: any, and the
+   * gateway refuses one it does not take when a customer pays (422 session_refused).
+   */
+  readonly currencies?: readonly string[];
+  /**
    * The gateway's card tokenizer. Given, `<pay-form>` sends the card from the customer's browser
    * to the tokenizer and pays with its token: the pay route refuses card numbers, and card data
    * never reaches this server. Without it, the widget relays the card through the companion.
@@ -171,6 +178,7 @@ export interface CompanionOptions {
   readonly sessionTtlSeconds: number;
   readonly captureOverReservePercent: number;
   readonly acceptedBrands: readonly BrandId[] | undefined;
+  readonly currencies: readonly string[] | undefined;
   /**
    * The card tokenizer's address and the widget key, when the widget tokenizes; `sealKey` (the
    * API secret) opens the tokens it seals for this shop (`rich: true`), the only ones paid with.
@@ -226,6 +234,7 @@ const Settings = z.object({
   sessionTtlSeconds: z.number().int().min(60).max(7 * 86_400).optional(),
   captureOverReservePercent: z.number().min(0).max(100).optional(),
   acceptedBrands: AcceptedBrands.optional(),
+  currencies: Currencies.optional(),
   tokenizer: z.object({ widgetUrl: HttpUrl, widgetKey: z.string().min(1).max(256) }).optional(),
   rateLimits: z
     .strictObject({
@@ -392,6 +401,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     sessionTtlSeconds: config.sessionTtlSeconds ?? 30 * 60,
     captureOverReservePercent: config.captureOverReservePercent ?? 0,
     acceptedBrands: checked.data.acceptedBrands,
+    currencies: checked.data.currencies,
     tokenizer: config.tokenizer && {
       url: `${config.tokenizer.widgetUrl.replace(/\/+$/, '')}/api/v1/sdk/tokenize`,
       widgetKey: config.tokenizer.widgetKey,

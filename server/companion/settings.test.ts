@@ -302,6 +302,13 @@ describe('readCompanionConfig', () => {
     for (const host of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost']) expect(() => readCompanionConfig({ PAYFORM_HOST: host })).not.toThrow();
   });
 
+  it('reads the currencies the gateway project takes, and refuses one that is no ISO 4217 code, naming it', () => {
+    expect(readCompanionConfig({ PAYFORM_CURRENCIES: 'UAH, EUR,' }).currencies).toEqual(['UAH', 'EUR']);
+    expect(readCompanionConfig({}).currencies).toBeUndefined();
+    expect(() => readCompanionConfig({ PAYFORM_CURRENCIES: 'UAH,hryvnia' })).toThrow(/PAYFORM_CURRENCIES\[1\]: .*ISO 4217/u);
+    expect(() => readCompanionConfig({ PAYFORM_CURRENCIES: ',' })).toThrow('PAYFORM_CURRENCIES: must name at least one currency (leave it unset to take any the gateway does)');
+  });
+
   it('warns of an over-capture allowance written as a share, not a percentage', () => {
     expect(readCompanionConfig({ PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0.15' }).warnings).toEqual([
       'PAYFORM_CAPTURE_OVER_RESERVE_PERCENT is 0.15, a percentage: captures may take 0.15 % over the reserve, not 15 %; if the project allows 15 %, set it to 15',

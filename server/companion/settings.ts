@@ -24,6 +24,7 @@
  * | PAYFORM_CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the bundled sandbox, else 0 |
  * | PAYFORM_SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
  * | PAYFORM_ACCEPTED_BRANDS | the card schemes the shop takes, the widget's brand ids comma-separated (visa,mastercard) | every scheme the widget knows |
+ * | PAYFORM_CURRENCIES | the currencies the gateway project takes, ISO 4217 comma-separated (UAH,EUR): a session or charge in another is refused as it opens | any, refused by the gateway at payment |
  * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For behind proxies of yours: true for those on this machine or a private network, or a comma-separated list of what to trust: private, and networks (a CDN's) | false |
  * | PAYFORM_RATE_LIMITS | the rateLimits option's limits as name=value pairs, comma-separated (perClient=60,declinesPerClient=40) | rateLimits' defaults |
  * | PAYFORM_METRICS_TOKEN | serves GET /metrics to this bearer token (≥ 16 characters) | unset: no /metrics |
@@ -56,6 +57,7 @@ import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payment
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, StrayVariable, UnreadVariable } from './environment.js';
 import { eitherOf } from './near-names.js';
 import { AcceptedBrands } from './checkout/accepted-brands.js';
+import { Currencies } from './checkout/accepted-currencies.js';
 import type { BrandId } from '@payform/card/fields';
 import { RATE_WINDOW_MS } from './config.js';
 import { guessable } from './guessable.js';
@@ -97,6 +99,8 @@ export interface CompanionSettings {
   readonly sessionTtlSeconds: number;
   /** PAYFORM_ACCEPTED_BRANDS: the card schemes the shop takes; undefined: every one the widget knows. */
   readonly acceptedBrands: readonly BrandId[] | undefined;
+  /** PAYFORM_CURRENCIES: the currencies the gateway project takes; undefined: any, the gateway refusing at payment those it does not. */
+  readonly currencies: readonly string[] | undefined;
   readonly trustProxy: boolean | readonly string[];
   /** PAYFORM_RATE_LIMITS: the limits it names (the rest keep their defaults); undefined: none named. */
   readonly rateLimits: Partial<RateLimits> | undefined;
@@ -247,6 +251,11 @@ const Variables = z.object({
     .transform((list) => list.split(',').map((id) => id.trim()).filter((id) => id !== ''))
     .pipe(AcceptedBrands)
     .optional(),
+  PAYFORM_CURRENCIES: z
+    .string()
+    .transform((list) => list.split(',').map((code) => code.trim()).filter((code) => code !== ''))
+    .pipe(Currencies)
+    .optional(),
   PAYFORM_TRUST_PROXY: TrustProxySetting.default(false),
   PAYFORM_RATE_LIMITS: RateLimitsSetting.optional(),
   PAYFORM_METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
@@ -349,7 +358,7 @@ const SETTINGS_FIELDS: Readonly<Record<keyof CompanionSettings, boolean>> = {
   port: true, host: false, production: true, publicUrl: true, publicUrlDerived: true, gatewayBaseUrl: false, credentials: true, previousApiSecret: false,
   tokenizer: false, databaseUrl: true, databaseUrlDefaulted: true, ledgerHandoverFrom: false, gatewayTimeoutMs: false,
   databaseStatementTimeoutMs: false, adminToken: true, adminTokenGenerated: true, allowedOrigins: true, sandboxOrigin: false,
-  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, acceptedBrands: false, trustProxy: true, rateLimits: false, metricsToken: false,
+  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, acceptedBrands: false, currencies: false, trustProxy: true, rateLimits: false, metricsToken: false,
   metricsAddress: false, logLevel: true, backOffice: false, notify: false, deprecations: true, warnings: true, misspelt: true, leftAlone: true,
 };
 
@@ -511,6 +520,7 @@ function settingsOf(
     captureOverReservePercent: vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT ?? (bundledSandbox ? 15 : 0),
     sessionTtlSeconds: vars.PAYFORM_SESSION_TTL_SECONDS,
     acceptedBrands: vars.PAYFORM_ACCEPTED_BRANDS,
+    currencies: vars.PAYFORM_CURRENCIES,
     trustProxy: vars.PAYFORM_TRUST_PROXY,
     rateLimits: vars.PAYFORM_RATE_LIMITS,
     metricsToken: vars.PAYFORM_METRICS_TOKEN,

@@ -14,6 +14,7 @@ import type { CompanionSettings } from './settings.js';
 const SHARED = {
   captureOverReservePercent: 'PAYFORM_CAPTURE_OVER_RESERVE_PERCENT',
   acceptedBrands: 'PAYFORM_ACCEPTED_BRANDS',
+  currencies: 'PAYFORM_CURRENCIES',
   tokenizes: 'PAYFORM_GATEWAY_WIDGET_KEY',
 } as const;
 
@@ -24,6 +25,7 @@ function sharedOf(settings: CompanionSettings): Shared {
   return {
     captureOverReservePercent: String(settings.captureOverReservePercent),
     acceptedBrands: settings.acceptedBrands ? [...settings.acceptedBrands].sort().join(',') : 'every scheme',
+    currencies: settings.currencies ? [...settings.currencies].sort().join(',') : 'any',
     tokenizes: settings.tokenizer ? 'set: the widget tokenizes' : 'unset: cards are relayed',
   };
 }

@@ -391,6 +391,8 @@ describe('startCompanion', () => {
     // Started again alike: nothing to say; nor when it goes live, which changes no answer here.
     expect(await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0' })).toEqual([]);
     expect(await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0', PAYFORM_TEST_MODE: 'false' })).toEqual([]);
+    const [currencies] = await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0', PAYFORM_CURRENCIES: 'UAH' });
+    expect(currencies!.msg).toContain('PAYFORM_CURRENCIES (here UAH; there any)');
   });
 
   it('says the instance left on an older admin token is the one to restart, when it refuses the token the last one started with', async () => {

@@ -389,6 +389,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
       captureOverReservePercent: settings.captureOverReservePercent,
       sessionTtlSeconds: settings.sessionTtlSeconds,
       ...(settings.acceptedBrands ? { acceptedBrands: settings.acceptedBrands } : {}),
+      ...(settings.currencies ? { currencies: settings.currencies } : {}),
       trustProxy: settings.trustProxy,
       ...(settings.rateLimits ? { rateLimits: settings.rateLimits } : {}),
       ...((options.backOffice ?? settings.backOffice) ? { backOffice: options.backOffice ?? settings.backOffice } : {}),

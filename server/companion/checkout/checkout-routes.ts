@@ -27,6 +27,7 @@ import { limitPayAttempts } from './pay-limits.js';
 import { SESSION_ID } from './session-access.js';
 import { extensionAnswer } from './session-extension.js';
 import { NewSessionRequest } from './session-request.js';
+import { currencyNotTaken } from './accepted-currencies.js';
 import { offeredModes, SessionViewStatus, sessionView, viewStatus } from './session-view.js';
 import type { CompanionOptions } from '../config.js';
 import { AmountView } from '../http/amounts.js';
@@ -94,6 +95,8 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     const request = c.req.valid('json');
     const returnUrl = request.returnUrl && returnUrlProblem(request.returnUrl, options.sandboxOrigin);
     if (returnUrl) throw ApiProblem.invalid({ return_url: returnUrl });
+    const currency = currencyNotTaken(request.currency, options.currencies);
+    if (currency) throw ApiProblem.invalid({ currency });
     // Else a session no widget could take a card in: its view would offer no mode at all.
     if (options.tokenizer && request.method === 'lookup' && request.allowedModes?.includes('hosted') === false) {
       throw ApiProblem.invalid({ modes: 'must include hosted for a card verification while the widget tokenizes (PAYFORM_GATEWAY_WIDGET_KEY): the gateway takes no token in one, so the card is taken on its page' });

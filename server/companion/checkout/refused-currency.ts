@@ -6,6 +6,7 @@
  */
 import type { GatewayClient } from '@payform/gateway';
 import { RateLimiter } from '../http/rate-limit.js';
+import type { CompanionOptions } from '../config.js';
 import type { Logger } from '../log/logger.js';
 
 /** How long one line stands for a refused currency before it is said again. */
@@ -18,15 +19,20 @@ export interface RefusedCurrency {
   readonly gateway: GatewayClient;
   readonly logger: Logger;
   readonly clock: () => number;
+  readonly options: Pick<CompanionOptions, 'currencies'>;
 }
 
 /** `reason`: the gateway's own words about the field, which may list the currencies the project takes. */
-export function tellRefusedCurrency({ gateway, logger, clock }: RefusedCurrency, currency: string, reason: string, orderId: string): void {
+export function tellRefusedCurrency({ gateway, logger, clock, options }: RefusedCurrency, currency: string, reason: string, orderId: string): void {
   let times = said.get(gateway);
   if (!times) said.set(gateway, (times = new RateLimiter(1, REFUSED_CURRENCY_REMINDER_MS, clock)));
   if (!times.take(currency).allowed) return;
   logger.error(
-    `the gateway project does not take payments in ${currency} (the gateway: currency ${reason}): every payment of a session in ${currency} is refused, and its customer cannot fix that; open checkout sessions in a currency the project takes, or enable ${currency} for the project at the gateway`,
+    `the gateway project does not take payments in ${currency} (the gateway: currency ${reason}): every payment of a session in ${currency} is refused, and its customer cannot fix that; ${
+      options.currencies?.includes(currency)
+        ? `enable ${currency} for the project at the gateway, or take it out of PAYFORM_CURRENCIES, which names it`
+        : `open checkout sessions in a currency the project takes, or enable ${currency} for the project at the gateway; PAYFORM_CURRENCIES, set to the project's currencies, refuses a session in another as it opens, before a customer types a card`
+    }`,
     { currency, order_id: orderId },
   );
 }

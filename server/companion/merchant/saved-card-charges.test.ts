@@ -44,6 +44,15 @@ const charge = (stack: Stack, customerId: string, cardId: string, body: Record<s
 const renewal = { amount: 19950, currency: 'UAH', description: 'Tea club, December' };
 
 describe('a charge of a saved card', () => {
+  it('is refused in a currency the shop does not name (currencies), before the card is looked up', async () => {
+    const stack = await open({ companion: { currencies: ['UAH'] } });
+    const saved = await savedCard(stack, 'cust-currency');
+    const response = await charge(stack, 'cust-currency', saved.id, { ...renewal, currency: 'EUR' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.fields).toEqual({ currency: expect.stringContaining('is not one this shop takes (UAH; PAYFORM_CURRENCIES)') });
+    expect((await charge(stack, 'cust-currency', saved.id, renewal)).status).toBe(201);
+  });
+
   it('pays with the card’s token without the customer, as any payment is recorded and told', async () => {
     const { stack, gatewayCalls } = await observedStack();
     const saved = await savedCard(stack, 'cust-renew');

@@ -20,6 +20,7 @@ import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { AmountView } from '../http/amounts.js';
 import { gatewayTime } from '../payments/gateway-time.js';
+import { currencyNotTaken } from '../checkout/accepted-currencies.js';
 
 /** `POST /api/customers/:customer_id/cards/:card_id/charges`. */
 export const ChargeRequest = sessionChecks(z.strictObject({ ...paymentFields, method: z.enum(['purchase', 'auth']).default('purchase') })).transform(toNewSession);
@@ -55,6 +56,8 @@ export class SavedCardCharges {
   /** `keyedOrderId`: the order id its Idempotency-Key gives a charge sent without its own. */
   async charge(customerId: string, cardId: string, request: ChargeRequest, keyedOrderId?: string): Promise<ChargeAnswer> {
     const { ledger, options, directPayments, logger } = this.#deps;
+    const currency = currencyNotTaken(request.currency, options.currencies);
+    if (currency) throw ApiProblem.invalid({ currency });
     const card = await this.#chargeableCard(customerId, cardId);
     // Who the cardholder is: what the merchant sends over what they last paid with.
     const known: CustomerDetails = (await ledger.cardholderOf(customerId, card.ccToken)) ?? {};
