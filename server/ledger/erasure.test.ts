@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
-import type { GatewayEvent } from './types.js';
+import type { GatewayEvent, OrderListQuery } from './types.js';
 import { claimedPayment, gatewayEvent, paidOrder } from './testing/contract.js';
 import { fileBackend, memoryBackend, postgresBackend, TestClock, withTestDatabase } from './testing/databases.js';
 import type { LedgerBackend, TestLedger } from './testing/databases.js';
@@ -200,11 +200,17 @@ function describeErasure(backend: LedgerBackend): void {
       expect((await ledger.getSession(unpaid.id))!.customer).toEqual({});
     });
 
-    it('by e-mail alone, names the customer ids on their orders, whose saved cards it leaves', async () => {
-      await paidWithWebhook(olena, { customerId: 'cust-olena' });
+    it('by e-mail alone, names the customer ids on their orders, whose saved cards it leaves, and by which they are still listed', async () => {
+      const paid = await paidWithWebhook(olena, { customerId: 'cust-olena' });
+      await paidWithWebhook(taras, { customerId: 'cust-taras' });
       await ledger.saveCard({ customerId: 'cust-olena', ccToken: 'tok-1', ccMask: '424242******4242' });
       expect(await ledger.eraseCustomer({ email: olena.email })).toMatchObject({ cards: 0, otherCustomerIds: ['cust-olena'] });
       expect(await ledger.listCards('cust-olena')).toHaveLength(1);
+      // The address is gone; the merchant's own id still finds what is kept of theirs.
+      const listed = async (query: Omit<OrderListQuery, 'customerId'>) => (await ledger.listOrders({ customerId: 'cust-olena', ...query })).orders.map(({ orderId }) => orderId);
+      expect(await listed({})).toEqual([paid.orderId]);
+      expect(await listed({ status: 'success', amount: 2500 })).toEqual([paid.orderId]);
+      expect(await listed({ status: 'failure' })).toEqual([]);
     });
 
     it('leaves no attempt begun during the erasure with the details: it is refused, or named, or erased', async () => {

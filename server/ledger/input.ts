@@ -273,6 +273,7 @@ export const orderListInput = z
     sessionId: text(64).optional(),
     held: z.boolean().optional(),
     email: searchedEmail.optional(),
+    customerId: text(128).optional(),
     cardLastFour: z.string().regex(/^\d{4}$/, 'must be the last four digits of the card').optional(),
     amount: minorAmount.optional(),
     currency: currency.optional(),

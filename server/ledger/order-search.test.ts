@@ -39,3 +39,31 @@ it('lists one currency’s orders by its index on SQLite, the next page too', as
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it('lists a customer’s orders by their own index on SQLite, with a state or a period too', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'payform-customer-plan-'));
+  try {
+    const file = join(dir, 'ledger.db');
+    const sent: string[] = [];
+    const ledger = await openLedger(file, { onStatement: (sql) => void sent.push(sql) });
+    try {
+      for (const query of [{ customerId: 'cust-1' }, { customerId: 'cust-1', status: 'success' as const }, { customerId: 'cust-1', createdFrom: 1, createdTo: 2 }, { customerId: 'cust-1', amount: 100 }]) {
+        sent.length = 0;
+        await ledger.listOrders(query);
+        expect(sent).toHaveLength(1);
+        const statement = sent[0]!;
+        const db = new Database(file, { readonly: true });
+        try {
+          const plan = queryPlan(db, statement, (statement.match(/\?/g) ?? []).map((_, i) => (i === 0 ? 'cust-1' : 0)));
+          expect(plan, JSON.stringify(query)).toContain('USING INDEX payform_payments_of_customer (customer_id=?');
+        } finally {
+          db.close();
+        }
+      }
+    } finally {
+      await ledger.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -45,12 +45,13 @@ const RANGE: readonly Filter[] = ['createdFrom', 'createdTo'];
  * many entries) between the same ends.
  */
 function conditionsOf(ctx: LedgerContext, query: OrderSearch, only?: Filter): Map<Filter, Condition> {
-  const { status, kind, sessionId, held, email, cardLastFour, amount, currency, createdFrom, createdTo } = query;
+  const { status, kind, sessionId, customerId, held, email, cardLastFour, amount, currency, createdFrom, createdTo } = query;
   const indexed = (filter: Filter, operand: RawBuilder<unknown>) => (only === undefined || filter === only ? operand : sql`+${operand}`);
   const conditions = new Map<Filter, Condition>();
   if (status !== undefined) conditions.set('status', (eb) => eb(indexed('status', sql.ref('status')), '=', status));
   if (kind !== undefined) conditions.set('kind', (eb) => eb('method', kind === 'verifications' ? '=' : '<>', 'lookup'));
   if (sessionId !== undefined) conditions.set('sessionId', (eb) => eb('session_id', '=', sessionId));
+  if (customerId !== undefined) conditions.set('customerId', (eb) => eb('customer_id', '=', customerId));
   // The held payments' index, then whether a person settled each (few rows, read whole).
   if (held === true) conditions.set('held', (eb) => eb.and([eb(indexed('held', sql.ref('mismatch_report')), 'is not', null), sql<SqlBool>`${sql.raw(UNSETTLED[ctx.dialect])}`]));
   // Lower-cased by the database, as its index is: SQLite's lower() leaves all but ASCII as it
@@ -82,14 +83,20 @@ const meeting = (conditions: Iterable<Condition>) => <O>(query: SelectQueryBuild
 export function searchOrders(ctx: LedgerContext, query: OrderSearch, page: PageRequest): Promise<PaymentRow[]> {
   const conditions = conditionsOf(ctx, query);
   const leading = leadingOf(conditions);
-  // A session's attempts are a handful, found by its own index.
-  const checkedOnRows = !conditions.has('sessionId') && [...conditions.keys()].some((filter) => filter !== leading && !RANGE.includes(filter));
-  return ctx.dialect === 'sqlite' && checkedOnRows ? ordersInWindows(ctx, query, page) : matchingOrders(ctx, query, page);
+  // A session's attempts are a handful, a customer's orders a few hundred: each found by its own index.
+  const checkedOnRows = !conditions.has('sessionId') && !conditions.has('customerId') && [...conditions.keys()].some((filter) => filter !== leading && !RANGE.includes(filter));
+  if (ctx.dialect === 'sqlite' && checkedOnRows) return ordersInWindows(ctx, query, page);
+  // SQLite would take a status's index (thousands of entries) over the customer's, a few;
+  // PostgreSQL weighs them by its statistics (and has no unary + on text).
+  return matchingOrders(ctx, query, page, ctx.dialect === 'sqlite' && conditions.has('customerId') ? 'customerId' : undefined);
 }
 
-/** One read of the page, whatever the filters: the database walks the index as far as it takes. */
-export function matchingOrders(ctx: LedgerContext, query: OrderSearch, page: PageRequest): Promise<PaymentRow[]> {
-  return ctx.db.selectFrom('payments').select(PAYMENT_COLUMNS).$call(meeting(conditionsOf(ctx, query).values())).$call(newestFirst('created_at', 'order_id', page)).execute();
+/**
+ * One read of the page, whatever the filters: the database walks the index as far as it takes;
+ * `only`'s, when given (conditionsOf).
+ */
+export function matchingOrders(ctx: LedgerContext, query: OrderSearch, page: PageRequest, only?: Filter): Promise<PaymentRow[]> {
+  return ctx.db.selectFrom('payments').select(PAYMENT_COLUMNS).$call(meeting(conditionsOf(ctx, query, only).values())).$call(newestFirst('created_at', 'order_id', page)).execute();
 }
 
 /**

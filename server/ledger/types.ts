@@ -550,6 +550,8 @@ export interface OrderListQuery {
   // What a customer says on the phone: every one given must match.
   /** The customer's e-mail, whole (case aside). */
   readonly email?: string;
+  /** The merchant's customer id the orders were opened under (sessions and saved-card charges with one). */
+  readonly customerId?: string;
   /** The card's last four digits, read off the stored mask. */
   readonly cardLastFour?: string;
   /** Integer minor units, as the order was created. */

@@ -3,7 +3,7 @@
  * shows, and the secondary operations. Rules are checked before the gateway is called; a
  * refused operation is a 409/422 naming the rule, and changes nothing.
  *
- *   GET  /api/orders                          ?status=&kind=payments|verifications&session_id=&held=true&email=&card_last4=
+ *   GET  /api/orders                          ?status=&kind=payments|verifications&session_id=&held=true&email=&customer_id=&card_last4=
  *                                             &amount=&currency=&created_from=&created_to=&limit=&cursor=, or ?idempotency_key= alone
  *                                             each order with its totals (one ledger read for the page)
  *   GET  /api/orders/:order_id                payment, operations, events, totals
@@ -31,6 +31,7 @@ import { withoutCardNumber } from '../checkout/customer.js';
 import { holdsCardNumberOfItsLength } from '@payform/card';
 import { MAX_MINOR_UNITS } from '../http/amounts.js';
 import { fromGateway } from './balance-routes.js';
+import { CUSTOMER_ID_MAX } from './card-routes.js';
 import { SettleDiscrepancyRequest } from './held-orders.js';
 import type { SettledOrder } from './held-orders.js';
 import { sendDocument } from './documents.js';
@@ -69,6 +70,10 @@ const ORDER_FILTERS = {
     .describe('true: only the orders held for a discrepancy (`discrepancy` set and not `discrepancy.settled`), for a person to settle. The only value: left out, every order is listed, held or not'),
   // What a customer says on the phone. Every one given must match.
   email: CustomerEmail.optional().describe('The customer’s e-mail, whole; case does not matter, nor whether its domain is written in Unicode or as xn--'),
+  // Yours, as a session or charge was opened with it: what an erasure by e-mail leaves to find (the address is gone).
+  customer_id: withoutCardNumber(z.string().min(1, 'must not be empty').max(CUSTOMER_ID_MAX, `must be at most ${CUSTOMER_ID_MAX} characters`), holdsCardNumberOfItsLength)
+    .optional()
+    .describe('Your customer id, as the sessions and saved-card charges were opened with it: that customer’s orders'),
   card_last4: z
     .string()
     .regex(/^\d{4}$/, 'must be the last four digits of the card, never more')
@@ -116,8 +121,8 @@ export const OrderListQuery = checkedFilters(z.strictObject({
 
 /** The list's (or the file's) query as the ledger names it. */
 export function orderSearch(query: z.output<typeof OrderFilterQuery> & Partial<Pick<z.output<typeof OrderListQuery>, 'limit' | 'cursor'>>): LedgerOrderQuery {
-  const { session_id: sessionId, card_last4: cardLastFour, created_from: createdFrom, created_to: createdTo, ...same } = query;
-  return { ...same, ...(sessionId !== undefined && { sessionId }), ...(cardLastFour !== undefined && { cardLastFour }), ...(createdFrom !== undefined && { createdFrom }), ...(createdTo !== undefined && { createdTo }) };
+  const { session_id: sessionId, customer_id: customerId, card_last4: cardLastFour, created_from: createdFrom, created_to: createdTo, ...same } = query;
+  return { ...same, ...(sessionId !== undefined && { sessionId }), ...(customerId !== undefined && { customerId }), ...(cardLastFour !== undefined && { cardLastFour }), ...(createdFrom !== undefined && { createdFrom }), ...(createdTo !== undefined && { createdTo }) };
 }
 
 /** `idempotency_key` finds one order, not a page: a filter or page beside it would be ignored, so it is refused. */

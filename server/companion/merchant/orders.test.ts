@@ -138,6 +138,15 @@ describe('reading orders', () => {
     expect(await ids('currency=USD')).toEqual([dollars]);
     expect(await ids('currency=UAH')).toEqual([taras, olena]);
     expect(await ids('currency=EUR')).toEqual([]);
+    // Your customer id: what an erasure by e-mail leaves to find a customer's orders by.
+    const regular = await paidOrder('purchase', { amount: 700, customer_id: 'cust-42' });
+    const again = await paidOrder('purchase', { amount: 990, customer_id: 'cust-42' });
+    await paidOrder('purchase', { amount: 700, customer_id: 'cust-43' });
+    expect(await ids('customer_id=cust-42')).toEqual([again, regular]);
+    expect(await ids('customer_id=cust-42&amount=700')).toEqual([regular]);
+    expect(await ids('customer_id=cust-42&status=failure')).toEqual([]);
+    expect(await ids('customer_id=nobody')).toEqual([]);
+    expect((await stack.json('GET', `/api/orders?customer_id=${'c'.repeat(129)}`, 400, { admin: true })).error.fields).toEqual({ customer_id: 'must be at most 128 characters' });
 
     // Bad values: 400 naming the parameter and why, never quoting what was sent.
     const full = cardNumber('success');
