@@ -8,7 +8,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import { GatewayError, GatewayUnavailableError } from '@payform/gateway';
+import { GatewayError, GatewayUnavailableError, NotFoundError } from '@payform/gateway';
 import type { Account } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
 import { gatewayProblem, gatewayWords } from '../http/failure-problems.js';
@@ -60,9 +60,13 @@ export async function fromGateway<T>(read: () => Promise<T>, problemOf: (error: 
  */
 function terminalProblem(error: GatewayError): ApiProblem {
   // 500, the gateway's "unexpected error": a balancer in front answers 502–504 when the gateway is away.
-  if (!(error instanceof GatewayUnavailableError) || error.status !== 500) return gatewayProblem(error);
+  if (!(error instanceof GatewayUnavailableError) || error.status !== 500) return balanceProblem('terminal')(error);
   return new ApiProblem(503, 'terminal_unavailable', `The gateway cannot read this terminal’s balance now: ${gatewayWords(error)}`, undefined, { 'Retry-After': '30' });
 }
+
+/** An id the gateway does not know is said as the account's or terminal's, not as an order's. */
+const balanceProblem = (what: 'account' | 'terminal') => (error: GatewayError): ApiProblem =>
+  error instanceof NotFoundError ? new ApiProblem(404, 'not_found_at_gateway', `The gateway knows no ${what} of this point of sale with this id`) : gatewayProblem(error);
 
 function balanceId(c: Context<CompanionEnv>): string {
   const id = c.req.param('id') ?? '';
@@ -79,7 +83,7 @@ export function balanceRoutes(): Hono<CompanionEnv> {
   });
   balances.get('/accounts/:id', async (c) => {
     const id = balanceId(c);
-    return c.json(balanceView(await fromGateway(() => c.var.services.gateway.balances.getAccount(id))));
+    return c.json(balanceView(await fromGateway(() => c.var.services.gateway.balances.getAccount(id), balanceProblem('account'))));
   });
   balances.get('/terminals', async (c) => {
     const list = await fromGateway(() => c.var.services.gateway.balances.listTerminals());

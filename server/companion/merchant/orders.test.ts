@@ -691,7 +691,8 @@ describe('receipts and balances', () => {
     expect((await unread.json()).error).toEqual({ code: 'terminal_unavailable', message: `The gateway cannot read this terminal’s balance now: ${failed.message}` });
     expect(stack.logs.filter((line) => line.includes('keeps failing'))).toEqual([]);
     expect((await stack.json('GET', '/api/balances/accounts/not-a-uuid', 400, { admin: true })).error.fields.id).toBe('must be a UUID');
-    expect((await stack.json('GET', '/api/balances/accounts/00000000-0000-0000-0000-000000000000', 404, { admin: true })).error.code).toBe('not_found_at_gateway');
+    expect((await stack.json('GET', '/api/balances/accounts/00000000-0000-0000-0000-000000000000', 404, { admin: true })).error).toMatchObject({ code: 'not_found_at_gateway', message: 'The gateway knows no account of this point of sale with this id' });
+    expect((await stack.json('GET', '/api/balances/terminals/00000000-0000-0000-0000-000000000000', 404, { admin: true })).error).toMatchObject({ code: 'not_found_at_gateway', message: 'The gateway knows no terminal of this point of sale with this id' });
   });
 });
 
