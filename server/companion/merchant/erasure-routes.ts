@@ -55,11 +55,13 @@ export function erasureRoutes(): Hono<CompanionEnv> {
   const erasures = new Hono<CompanionEnv>();
 
   erasures.post('/erasures', validate('json', ErasureRequest), async (c) => {
-    const { ledger, logger } = c.var.services;
+    const { ledger, logger, feed, clock } = c.var.services;
     const { email, customer_id: customerId } = c.req.valid('json');
     const erased = await ledger.eraseCustomer({ email, customerId }).catch((error: unknown) => {
       throw error instanceof OrdersInFlight ? new OrdersInFlightProblem(error.orderIds, error.message) : error;
     });
+    // A back office showing one of them (another tab, another operator) reads it again.
+    for (const orderId of erased.orderIds) feed.publish({ kind: 'customer', orderId, status: 'erased', source: 'merchant', at: clock() });
     // Neither the e-mail nor anything else of the person: the line would keep what was erased.
     logger.info('a customer’s personal data erased', { orders: erased.orderIds.length, sessions: erased.sessions, events: erased.events, cards: erased.cards });
     if (erased.walKept) {

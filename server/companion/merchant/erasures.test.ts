@@ -32,6 +32,9 @@ describe('POST /api/customers/erasures', () => {
     expect(after.order).toMatchObject({ status: 'success', amount: before.order.amount, card: before.order.card, customer_id: 'cust-olena' });
     expect(JSON.stringify(after.events)).not.toMatch(/olena@example\.com|Koval|\+380501234567/i);
     expect(after.events.map((event: Json) => event.id)).toEqual(before.events.map((event: Json) => event.id));
+    // Said on the live feed, so a back office showing the order reads it again.
+    const { changes } = await stack.json('GET', '/api/changes', 200, { admin: true });
+    expect(changes.filter((change: Json) => change.kind === 'customer')).toEqual([expect.objectContaining({ order_id: orderId, status: 'erased', source: 'merchant' })]);
     expect((await stack.json('GET', '/api/customers/cust-olena/cards', 200, { admin: true })).cards).toEqual([]);
     expect((await stack.json('GET', `/api/orders/${other}`, 200, { admin: true })).order.customer.email).toBe('taras@example.com');
     expect(before.customer_erased_at).toBeNull();

@@ -35,7 +35,7 @@ export const LastEventId = z
 
 export const ChangeView = z.object({
   seq: z.int(),
-  kind: z.enum(['payment', 'operation', 'session', 'discrepancy']),
+  kind: z.enum(['payment', 'operation', 'session', 'discrepancy', 'customer']).describe('customer: the order’s customer details were erased (status erased); the others: its payment, an operation, its checkout session, a discrepancy the gateway reported'),
   order_id: z.string(),
   status: z.string(),
   operation: z.object({ id: z.string(), kind: z.string().optional() }).optional(),

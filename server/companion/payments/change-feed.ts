@@ -22,8 +22,11 @@ export function feedStart(now: number): number {
 export interface Change {
   /** Increases by one per change, from the feed's start (`ChangeFeed.start`) + 1. */
   readonly seq: number;
-  /** `discrepancy`: the gateway reported what contradicts the order (payment.discrepancy). */
-  readonly kind: 'payment' | 'operation' | 'session' | 'discrepancy';
+  /**
+   * `discrepancy`: the gateway reported what contradicts the order (payment.discrepancy);
+   * `customer`: the order's customer details were erased (status `erased`).
+   */
+  readonly kind: 'payment' | 'operation' | 'session' | 'discrepancy' | 'customer';
   readonly orderId: string;
   readonly status: string;
   /** The operation (capture, void, refund) for `operation` changes. */

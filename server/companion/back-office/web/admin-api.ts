@@ -386,7 +386,7 @@ export interface Terminals {
 export interface Change {
   readonly seq: number;
   /** `session`: a checkout session opened or closed; `discrepancy`: the gateway's report held for review. */
-  readonly kind: 'payment' | 'operation' | 'session' | 'discrepancy';
+  readonly kind: 'payment' | 'operation' | 'session' | 'discrepancy' | 'customer';
   readonly order_id: string;
   /** The payment's or operation's status (`PaymentStatus`); a session's `open` or `closed`. */
   readonly status: string;

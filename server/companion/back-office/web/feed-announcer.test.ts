@@ -73,8 +73,9 @@ describe('the live feed said to a screen reader', () => {
     expect(said).toEqual([['B success']]);
   });
 
-  it('says nothing of sessions opened or closed, nor anything gathered once signed out', () => {
+  it('says nothing of sessions opened or closed, nor of a customer’s details erased, nor anything gathered once signed out', () => {
     lines.change(change('A', 'open', 'session'));
+    lines.change(change('C', 'erased', 'customer'));
     vi.advanceTimersByTime(GATHER_MS);
     lines.change(change('B'));
     lines.stop();

@@ -56,8 +56,8 @@ export class FeedAnnouncer {
   }
 
   change(change: Change): void {
-    // Sessions opened and closed are the shop's own bookkeeping, not news of money.
-    if (change.kind === 'session') return;
+    // Sessions opened and closed, and a customer's details erased, are the shop's own bookkeeping, not news of money.
+    if (change.kind === 'session' || change.kind === 'customer') return;
     if (this.#isEcho(change, this.now())) {
       // An earlier step of it gathered before is behind what was said.
       this.#gathered.delete(change.order_id);
