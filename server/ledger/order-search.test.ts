@@ -47,15 +47,17 @@ it('lists a customer’s orders by their own index on SQLite, with a state or a 
     const sent: string[] = [];
     const ledger = await openLedger(file, { onStatement: (sql) => void sent.push(sql) });
     try {
-      for (const query of [{ customerId: 'cust-1' }, { customerId: 'cust-1', status: 'success' as const }, { customerId: 'cust-1', createdFrom: 1, createdTo: 2 }, { customerId: 'cust-1', amount: 100 }]) {
+      // With another filter, read a window of the customer's index at a time (order-search.ts).
+      for (const query of [{ customerId: 'cust-1' }, { customerId: 'cust-1', status: 'success' as const }, { customerId: 'cust-1', createdFrom: 1, createdTo: 2 }, { customerId: 'cust-1', amount: 100, email: 'a@b.c' }]) {
         sent.length = 0;
         await ledger.listOrders(query);
-        expect(sent).toHaveLength(1);
-        const statement = sent[0]!;
+        expect(sent.length).toBeGreaterThan(0);
         const db = new Database(file, { readonly: true });
         try {
-          const plan = queryPlan(db, statement, (statement.match(/\?/g) ?? []).map((_, i) => (i === 0 ? 'cust-1' : 0)));
-          expect(plan, JSON.stringify(query)).toContain('USING INDEX payform_payments_of_customer (customer_id=?');
+          for (const statement of sent) {
+            const plan = queryPlan(db, statement, (statement.match(/\?/g) ?? []).map((_, i) => (i === 0 ? 'cust-1' : 0)));
+            expect(plan, JSON.stringify(query)).toContain('USING INDEX payform_payments_of_customer (customer_id=?');
+          }
         } finally {
           db.close();
         }

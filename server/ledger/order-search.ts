@@ -32,10 +32,10 @@ type Filter = Exclude<keyof OrderSearch, 'limit' | 'cursor'>;
 
 /**
  * The filters whose index leads a window's read, the one likely to match fewest first: a
- * customer's orders, the few held ones, an amount, a currency, a status. The date range is read
+ * customer's orders by the merchant's id or by e-mail, the few held ones, an amount, a currency, a status. The date range is read
  * by each of those indexes (and by the list's own) after its first column.
  */
-const LEADING: readonly Filter[] = ['email', 'held', 'amount', 'currency', 'status'];
+const LEADING: readonly Filter[] = ['customerId', 'email', 'held', 'amount', 'currency', 'status'];
 const RANGE: readonly Filter[] = ['createdFrom', 'createdTo'];
 
 /**
@@ -51,7 +51,7 @@ function conditionsOf(ctx: LedgerContext, query: OrderSearch, only?: Filter): Ma
   if (status !== undefined) conditions.set('status', (eb) => eb(indexed('status', sql.ref('status')), '=', status));
   if (kind !== undefined) conditions.set('kind', (eb) => eb('method', kind === 'verifications' ? '=' : '<>', 'lookup'));
   if (sessionId !== undefined) conditions.set('sessionId', (eb) => eb('session_id', '=', sessionId));
-  if (customerId !== undefined) conditions.set('customerId', (eb) => eb('customer_id', '=', customerId));
+  if (customerId !== undefined) conditions.set('customerId', (eb) => eb(indexed('customerId', sql.ref('customer_id')), '=', customerId));
   // The held payments' index, then whether a person settled each (few rows, read whole).
   if (held === true) conditions.set('held', (eb) => eb.and([eb(indexed('held', sql.ref('mismatch_report')), 'is not', null), sql<SqlBool>`${sql.raw(UNSETTLED[ctx.dialect])}`]));
   // Lower-cased by the database, as its index is: SQLite's lower() leaves all but ASCII as it
@@ -83,20 +83,14 @@ const meeting = (conditions: Iterable<Condition>) => <O>(query: SelectQueryBuild
 export function searchOrders(ctx: LedgerContext, query: OrderSearch, page: PageRequest): Promise<PaymentRow[]> {
   const conditions = conditionsOf(ctx, query);
   const leading = leadingOf(conditions);
-  // A session's attempts are a handful, a customer's orders a few hundred: each found by its own index.
-  const checkedOnRows = !conditions.has('sessionId') && !conditions.has('customerId') && [...conditions.keys()].some((filter) => filter !== leading && !RANGE.includes(filter));
-  if (ctx.dialect === 'sqlite' && checkedOnRows) return ordersInWindows(ctx, query, page);
-  // SQLite would take a status's index (thousands of entries) over the customer's, a few;
-  // PostgreSQL weighs them by its statistics (and has no unary + on text).
-  return matchingOrders(ctx, query, page, ctx.dialect === 'sqlite' && conditions.has('customerId') ? 'customerId' : undefined);
+  // A session's attempts are a handful, found by its own index.
+  const checkedOnRows = !conditions.has('sessionId') && [...conditions.keys()].some((filter) => filter !== leading && !RANGE.includes(filter));
+  return ctx.dialect === 'sqlite' && checkedOnRows ? ordersInWindows(ctx, query, page) : matchingOrders(ctx, query, page);
 }
 
-/**
- * One read of the page, whatever the filters: the database walks the index as far as it takes;
- * `only`'s, when given (conditionsOf).
- */
-export function matchingOrders(ctx: LedgerContext, query: OrderSearch, page: PageRequest, only?: Filter): Promise<PaymentRow[]> {
-  return ctx.db.selectFrom('payments').select(PAYMENT_COLUMNS).$call(meeting(conditionsOf(ctx, query, only).values())).$call(newestFirst('created_at', 'order_id', page)).execute();
+/** One read of the page, whatever the filters: the database walks the index as far as it takes. */
+export function matchingOrders(ctx: LedgerContext, query: OrderSearch, page: PageRequest): Promise<PaymentRow[]> {
+  return ctx.db.selectFrom('payments').select(PAYMENT_COLUMNS).$call(meeting(conditionsOf(ctx, query).values())).$call(newestFirst('created_at', 'order_id', page)).execute();
 }
 
 /**

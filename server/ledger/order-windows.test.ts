@@ -57,6 +57,7 @@ const COLUMNS = {
   currency: `case ${h('n', 7, 3)} when 0 then 'UAH' when 1 then 'EUR' else 'USD' end`,
   email: `case ${h('n', 11, 4)} when 0 then null when 1 then 'Olena@Example.com' when 2 then 'olena@example.com' else 'taras@example.com' end`,
   mismatchReport: `case when ${h('n', 23, 9)} = 0 then '{"reason":"amount"}' end`,
+  customerId: `case ${h('n', 29, 5)} when 0 then null when 1 then 'cust-1' else 'cust-2' end`,
 };
 
 describe('on SQLite, a search read in windows', () => {
@@ -92,6 +93,7 @@ describe('on SQLite, a search read in windows', () => {
       if (random.chance(0.25)) query.status = random.pick(['init', 'pending', 'success', 'failure']);
       if (random.chance(0.2)) query.held = true;
       if (random.chance(0.2)) query.email = random.pick(['olena@example.com', 'TARAS@example.com', 'nobody@example.com']);
+      if (random.chance(0.25)) query.customerId = random.pick(['cust-1', 'cust-2', 'nobody']);
       if (random.chance(0.2)) query.amount = random.pick([100, 200, 300, 400]);
       if (random.chance(0.25)) query.currency = random.pick(['UAH', 'EUR', 'USD']);
       if (random.chance(0.3)) query.createdFrom = random.int(30) * 1000 + random.pick([0, 1]);

@@ -311,7 +311,7 @@ describe('the route catalog and OpenAPI document', () => {
     expect(pay.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PayAnswer' });
     expect(document.components.schemas.PayAnswer.properties.status.enum).toEqual(['success', 'failure', 'pending', 'redirect']);
     expect(document.paths['/api/orders'].get.security).toEqual([{ adminToken: [] }]);
-    expect(document.paths['/api/orders'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'kind', 'session_id', 'held', 'email', 'card_last4', 'amount', 'currency', 'created_from', 'created_to', 'limit', 'cursor', 'idempotency_key']);
+    expect(document.paths['/api/orders'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'kind', 'session_id', 'held', 'email', 'customer_id', 'card_last4', 'amount', 'currency', 'created_from', 'created_to', 'limit', 'cursor', 'idempotency_key']);
     const bodyOf = (operation: Json): Json => operation.requestBody.content['application/json'].schema.properties;
     expect(bodyOf(document.paths['/api/checkout/sessions'].post).method.enum).toEqual(['purchase', 'auth', 'lookup']);
     const charge = document.paths['/api/customers/{customer_id}/cards/{card_id}/charges'].post;
