@@ -952,6 +952,8 @@ async function start(): Promise<void> {
   stopFeed = followChanges(token!, {
     change(change) {
       feedLines.change(change);
+      // An erasure's orders are old ones, as many as the customer had: read again if shown, no more.
+      if (change.kind === 'customer') return reloadLists();
       // Under a filter, or a period ended, an order the list does not show is most likely one it leaves out.
       if (filter === 'all' && !search && !periodOver() && !orders.some((order) => order.order_id === change.order_id)) unlisted.add(change.order_id);
       flashing.add(change.order_id);
