@@ -307,6 +307,10 @@ describe('readCompanionConfig', () => {
     expect(readCompanionConfig({}).currencies).toBeUndefined();
     expect(() => readCompanionConfig({ PAYFORM_CURRENCIES: 'UAH,hryvnia' })).toThrow(/PAYFORM_CURRENCIES\[1\]: .*ISO 4217/u);
     expect(() => readCompanionConfig({ PAYFORM_CURRENCIES: ',' })).toThrow('PAYFORM_CURRENCIES: must name at least one currency (leave it unset to take any the gateway does)');
+    expect(() => readCompanionConfig({ PAYFORM_CURRENCIES: 'UAH,eur' })).toThrow('PAYFORM_CURRENCIES[1]: must be written in capitals: EUR');
+    expect(() => readCompanionConfig({ PAYFORM_CURRENCIES: 'UAH,EUR,UAH' })).toThrow('PAYFORM_CURRENCIES[2]: names UAH twice');
+    // Set but blank: a shop that meant to name them, refused rather than read as any.
+    expect(() => readCompanionConfig({ PAYFORM_CURRENCIES: '' })).toThrow('PAYFORM_CURRENCIES is set but empty: name the currencies the gateway project takes (UAH,EUR), or remove the variable to open sessions in any');
   });
 
   it('warns of an over-capture allowance written as a share, not a percentage', () => {

@@ -406,6 +406,7 @@ function settingsOf(
     PAYFORM_DATABASE_URL: `give the database's URL, or remove the variable for the default SQLite file (${resolvePath(DEFAULT_DATABASE)})`,
     PAYFORM_GATEWAY_WIDGET_KEY: "give the project's widget key, or remove the variable to relay card data through this server (PCI DSS SAQ D)",
     PAYFORM_ACCEPTED_BRANDS: 'name the card schemes the shop takes (visa,mastercard), or remove the variable to take every scheme the widget knows',
+    PAYFORM_CURRENCIES: 'name the currencies the gateway project takes (UAH,EUR), or remove the variable to open sessions in any',
   };
   const emptied = blank.map(({ name, meant }) => ({ field: '', reason: `${name} is set but empty: ${instead[meant]}` }));
   const credentials = testProjectCredentials(env);

@@ -44,7 +44,7 @@ export async function checkSharedSettings(ledger: Ledger, settings: CompanionSet
     logger.debug('the settings could not be compared with the other instances’', { err: error });
     return;
   }
-  const before = readRecorded(recorded);
+  const before = withLaterDefaults(readRecorded(recorded));
   const differing = (Object.keys(SHARED) as (keyof Shared)[]).filter((name) => before?.[name] !== undefined && before[name] !== mine[name]);
   if (differing.length === 0) return;
   logger.warn(
@@ -52,6 +52,16 @@ export async function checkSharedSettings(ledger: Ledger, settings: CompanionSet
       'If other instances share this ledger behind one address, they answer the same request differently until every one has the same settings; ' +
       'a lone companion restarted with new settings, or one instance after another being changed, may ignore this',
   );
+}
+
+/**
+ * The settings recorded before this release added one: a record of an older release, without
+ * it, was written by an instance that had that setting's default (it took every currency).
+ */
+const ADDED_LATER: Partial<Shared> = { currencies: 'any' };
+
+function withLaterDefaults(recorded: Partial<Shared> | undefined): Partial<Shared> | undefined {
+  return recorded && { ...ADDED_LATER, ...recorded };
 }
 
 /** What an instance recorded, if it reads as such: a later release may have recorded more, or other, fields. */

@@ -393,6 +393,13 @@ describe('startCompanion', () => {
     expect(await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0', PAYFORM_TEST_MODE: 'false' })).toEqual([]);
     const [currencies] = await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0', PAYFORM_CURRENCIES: 'UAH' });
     expect(currencies!.msg).toContain('PAYFORM_CURRENCIES (here UAH; there any)');
+    // Recorded by a release before the setting, the instance took every currency.
+    const ledger = await openLedger(file);
+    await ledger.recordSharedSettings(JSON.stringify({ captureOverReservePercent: '0', acceptedBrands: 'mastercard', tokenizes: 'unset: cards are relayed' }));
+    await ledger.close();
+    const [older, ...others] = await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0', PAYFORM_CURRENCIES: 'UAH' });
+    expect(others).toEqual([]);
+    expect(older!.msg).toMatch(/differ from those of the companion that last started on this ledger: PAYFORM_CURRENCIES \(here UAH; there any\)\. /u);
   });
 
   it('says the instance left on an older admin token is the one to restart, when it refuses the token the last one started with', async () => {

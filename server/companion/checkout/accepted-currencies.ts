@@ -7,10 +7,26 @@
 import * as z from 'zod';
 import { Currency } from '@payform/gateway/wire';
 
-export const Currencies = z.array(Currency).min(1, { error: 'must name at least one currency (leave it unset to take any the gateway does)' });
+/** A code written in lower case is named in capitals, the form it is taken in. */
+const CurrencyCode = z
+  .string()
+  .superRefine((code, ctx) => {
+    const capitals = code.toUpperCase();
+    if (code !== capitals && Currency.safeParse(capitals).success) ctx.addIssue({ code: 'custom', message: `must be written in capitals: ${capitals}` });
+  })
+  .pipe(Currency);
+
+export const Currencies = z
+  .array(CurrencyCode)
+  .min(1, { error: 'must name at least one currency (leave it unset to take any the gateway does)' })
+  .superRefine((codes, ctx) => {
+    codes.forEach((code, index) => {
+      if (codes.indexOf(code) < index) ctx.addIssue({ code: 'custom', path: [index], message: `names ${code} twice` });
+    });
+  });
 
 /** Why a session or charge in `currency` is refused; undefined when the shop takes it, or names none. */
 export function currencyNotTaken(currency: string, taken: readonly string[] | undefined): string | undefined {
   if (!taken || taken.includes(currency)) return undefined;
-  return `is not one this shop takes (${taken.join(', ')}; PAYFORM_CURRENCIES): open it in one of those, or enable ${currency} for the gateway project and add it to PAYFORM_CURRENCIES`;
+  return `is not one this shop takes (${taken.join(', ')}; the currencies option, PAYFORM_CURRENCIES): open it in one of those, or enable ${currency} for the gateway project and add it there`;
 }

@@ -121,7 +121,7 @@ describe('a direct payment', () => {
     expect(line.msg).toContain('the gateway project does not take payments in GBP');
     expect(line.msg).toContain('UAH, USD, EUR, PLN, XTS');
     expect(line.msg).toContain('open checkout sessions in a currency the project takes, or enable GBP for the project at the gateway');
-    expect(line.msg).toContain('PAYFORM_CURRENCIES, set to the project’s currencies, refuses a session in another as it opens'.replace('’', "'"));
+    expect(line.msg).toContain("the currencies option (PAYFORM_CURRENCIES), set to the project's currencies, refuses a session in another as it opens");
     expect(stack.logs.filter((line) => line.includes('"level":"warn"') && line.includes('currency'))).toEqual([]);
     // Another currency is news; the same one, an hour on, is said again.
     await payJson((await stack.openSession({ currency: 'CHF' })).id, payBody(), 422);
@@ -133,12 +133,12 @@ describe('a direct payment', () => {
   it('refuses a session in a currency the shop does not name (currencies) as it opens, and tells the operator of one it names that the gateway refuses', async () => {
     await open({ companion: { currencies: ['UAH', 'GBP'] } });
     const refused = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount: 1000, currency: 'EUR', description: 'Tea' } });
-    expect(refused.error.fields).toEqual({ currency: 'is not one this shop takes (UAH, GBP; PAYFORM_CURRENCIES): open it in one of those, or enable EUR for the gateway project and add it to PAYFORM_CURRENCIES' });
+    expect(refused.error.fields).toEqual({ currency: 'is not one this shop takes (UAH, GBP; the currencies option, PAYFORM_CURRENCIES): open it in one of those, or enable EUR for the gateway project and add it there' });
     // Named, yet not taken by the sandbox's test project: the gateway still refuses, and the line says where the list is.
     const session = await stack.openSession({ currency: 'GBP' });
     await payJson(session.id, payBody(), 422);
     const [line] = stack.logs.filter((text) => text.includes('does not take payments in'));
-    expect(JSON.parse(line!).msg).toContain('enable GBP for the project at the gateway, or take it out of PAYFORM_CURRENCIES, which names it');
+    expect(JSON.parse(line!).msg).toContain('enable GBP for the project at the gateway, or take it out of the currencies option (PAYFORM_CURRENCIES), which names it');
   });
 
   it('tells the operator when the gateway refuses another field the session asked, not what the customer typed', async () => {

@@ -30,8 +30,8 @@ export function tellRefusedCurrency({ gateway, logger, clock, options }: Refused
   logger.error(
     `the gateway project does not take payments in ${currency} (the gateway: currency ${reason}): every payment of a session in ${currency} is refused, and its customer cannot fix that; ${
       options.currencies?.includes(currency)
-        ? `enable ${currency} for the project at the gateway, or take it out of PAYFORM_CURRENCIES, which names it`
-        : `open checkout sessions in a currency the project takes, or enable ${currency} for the project at the gateway; PAYFORM_CURRENCIES, set to the project's currencies, refuses a session in another as it opens, before a customer types a card`
+        ? `enable ${currency} for the project at the gateway, or take it out of the currencies option (PAYFORM_CURRENCIES), which names it`
+        : `open checkout sessions in a currency the project takes, or enable ${currency} for the project at the gateway; the currencies option (PAYFORM_CURRENCIES), set to the project's currencies, refuses a session in another as it opens, before a customer types a card`
     }`,
     { currency, order_id: orderId },
   );
