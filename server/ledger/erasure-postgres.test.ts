@@ -1,13 +1,16 @@
 // An erasure on PostgreSQL, where writers run side by side and each statement reads what was
 // committed before it: a webhook about an order stored while the order was being erased, and an
 // event stored by a session that is not the ledger's, keep none of the customer's details.
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
 import { ERASED_BODY } from './migrations.js';
 import { gatewayEvent, paidOrder } from './testing/contract.js';
+import { postgresDialect } from './postgres.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
+import { migratedTo } from './testing/earlier-ledgers.js';
 
 const olena = { email: 'olena.race@example.com', fname: 'Olena', lname: 'Koval', phone: '+380501234567' };
 const details = { customer_email: olena.email, customer_phone: olena.phone };
@@ -94,6 +97,16 @@ withTestDatabase((url) => {
     for (const { body } of order.events) expect(body).not.toMatch(/olena\.race|\+380501234567/u);
   });
 
+  it('takes back out a card token an instance of the build before gave an erased order, at any later erasure', async () => {
+    const charge = await paidWithWebhook();
+    await ledger.eraseCustomer({ email: olena.email });
+    // The version before refreshes a payment from a webhook without 0026's guard.
+    await client.query(`update "${schema}".payform_payments set cc_token = 'tok-back', cc_token_expiration = '12/30' where order_id = $1`, [charge.orderId]);
+    // Erased by e-mail, the order is found by it no more: any erasure takes the token out.
+    expect(await ledger.eraseCustomer({ email: olena.email })).toMatchObject({ orderIds: [] });
+    expect((await ledger.getOrder(charge.orderId))!.payment).toMatchObject({ ccToken: null, ccTokenExpiration: null });
+  });
+
   it('strips an event another session stores, whatever its search_path, and one whose body jsonb cannot hold', async () => {
     const charge = await paidOrder(ledger, { customer: olena, customerId: 'cust-olena', amount: 900, currency: 'UAH' }, { paymentId: 'pay-restore' });
     await ledger.eraseCustomer({ customerId: 'cust-olena' });
@@ -113,5 +126,36 @@ withTestDatabase((url) => {
       ['restored-2', JSON.parse(ERASED_BODY)],
     ]);
     for (const { facts } of rows) expect(JSON.parse(facts)).toEqual({ orderId: charge.orderId, ccToken: null, ccTokenExpiration: null });
+  });
+
+  it('upgrades a ledger whose webhooks a transaction left open holds, without holding the other instances’ webhooks meanwhile', async () => {
+    const earlier = freshSchemaName();
+    const db = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema: earlier, poolSize: 1 }) });
+    const holder = new pg.Client({ connectionString: url });
+    const writer = new pg.Client({ connectionString: url });
+    try {
+      await migratedTo(db, '0025_saved_card_payments', earlier);
+      for (const session of [holder, writer]) {
+        await session.connect();
+        await session.query(`set search_path to "${earlier}"`);
+      }
+      const event = (id: string) => writer.query("insert into payform_webhook_events (id, method, status, order_id, body, facts, received_at, tried_at, outcome) values ($1, 'purchase', 'success', 'o-1', '{}', '{}', 1, 1, 'unmatched')", [id]);
+      // A report's transaction that wrote a webhook event, left open.
+      await holder.query('begin');
+      await holder.query("insert into payform_webhook_events (id, method, status, order_id, body, facts, received_at, tried_at, outcome) values ('held', 'purchase', 'success', 'o-0', '{}', '{}', 1, 1, 'unmatched')");
+      const upgraded = openLedger(url, { schema: earlier });
+      await waitingForLocks(1);
+      // An instance of the version before stores its webhooks meanwhile: between the upgrade's tries.
+      for (const id of ['meanwhile-1', 'meanwhile-2']) await event(id);
+      await holder.query('commit');
+      const ledger = await upgraded;
+      await ledger.close();
+      expect((await writer.query<{ name: string }>('select name from ledger_migration order by name desc limit 1')).rows).toEqual([{ name: '0026_erased_orders' }]);
+    } finally {
+      await holder.end().catch(() => undefined);
+      await writer.end().catch(() => undefined);
+      await db.destroy();
+      await dropSchema(url, earlier);
+    }
   });
 });

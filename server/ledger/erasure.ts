@@ -81,6 +81,7 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
     if (round === ROUNDS) throw inFlight(orders.map(({ order_id }) => order_id), erased);
   }
   if (ctx.dialect === 'postgres') await eraseLateArrivals(ctx, erased, startedAt);
+  await clearTokensGivenBack(ctx);
   const cards = request.customerId === undefined ? 0 : Number((await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', request.customerId).executeTakeFirst()).numDeletedRows);
   return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards, otherCustomerIds: customerIds, walKept: ctx.dialect === 'sqlite' && !(await emptyWal(ctx)) };
 }
@@ -203,6 +204,21 @@ async function eraseLateArrivals(ctx: LedgerContext, erased: Erased, since: numb
       return eraseFromEvents(trx, ids, since);
     });
   }
+}
+
+/**
+ * A companion of a build before migration 0026, still serving during a rolling upgrade, refreshes
+ * an erased order's payment from a later webhook with the card token (guardedUpdate's guard is
+ * not in its code): every erasure takes such tokens back out, whoever's orders they are — one
+ * erased by e-mail cannot be found by it again.
+ */
+async function clearTokensGivenBack(ctx: LedgerContext): Promise<void> {
+  await ctx.db
+    .updateTable('payments')
+    .set({ cc_token: null, cc_token_expiration: null })
+    .where('order_id', 'in', (eb) => eb.selectFrom('erased_orders').select('order_id'))
+    .where((eb) => eb.or([eb('cc_token', 'is not', null), eb('cc_token_expiration', 'is not', null)]))
+    .execute();
 }
 
 /** Drops the `customer_*` fields (but the merchant's own customer id) from the stored events of `orderIds` (received `since`): how many changed. */

@@ -1,8 +1,9 @@
 // Versioned schema. Names sort in the order they run; a released migration is never edited,
 // a change is a new entry. Kysely's Migrator records them in `ledger_migration` and, on
 // PostgreSQL, holds an advisory lock so two instances starting at once migrate once.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, SqliteAdapter } from 'kysely';
-import type { Kysely, Migration, SqlBool } from 'kysely';
+import type { Kysely, Migration, RawBuilder, SqlBool } from 'kysely';
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -654,9 +655,53 @@ const erasedOrders: Migration = {
         new.facts := regexp_replace(new.facts, '"(ccToken|ccTokenExpiration)":"(?:[^"\\\\]|\\\\.)*"', '"\\1":null', 'g');
         return new;
       end $$`.execute(db);
-    await sql`create trigger payform_erased_order_events before insert on payform_webhook_events for each row execute function payform_erased_order_event()`.execute(db);
+    await briefly(db, 'payform_webhook_events', sql`create trigger payform_erased_order_events before insert on payform_webhook_events for each row execute function payform_erased_order_event()`);
   },
 };
+
+/** How long a lock on a busy table is waited for at each try, and between tries, and in all. */
+const LOCK_TRY_MS = 1_000;
+const LOCK_TRIES = 30;
+
+/**
+ * PostgreSQL: runs `statement`, whose lock on `table` conflicts with every writer of it, waiting
+ * for that lock a second at a time. A lock waited for holds every writer that comes after it:
+ * waited for as long as one transaction left open (`idle in transaction`) lasts, it would hold
+ * the webhooks of every instance still serving for that long, answered 503. Between tries they
+ * go on. After LOCK_TRIES the migration fails, naming the sessions that hold the table: nothing
+ * of it stays, and the next start tries again.
+ */
+async function briefly(db: Kysely<unknown>, table: string, statement: RawBuilder<unknown>): Promise<void> {
+  const { rows } = await sql<{ was: string }>`select current_setting('lock_timeout') as was`.execute(db);
+  for (let tries = 1; ; tries++) {
+    await sql`savepoint payform_briefly`.execute(db);
+    try {
+      await sql`select set_config('lock_timeout', ${String(LOCK_TRY_MS)}, true)`.execute(db);
+      await statement.execute(db);
+      await sql`release savepoint payform_briefly`.execute(db);
+      await sql`select set_config('lock_timeout', ${rows[0]!.was}, true)`.execute(db);
+      return;
+    } catch (error) {
+      // 55P03: lock_not_available, its lock_timeout.
+      if ((error as { code?: unknown }).code !== '55P03') throw error;
+      await sql`rollback to savepoint payform_briefly`.execute(db);
+      if (tries === LOCK_TRIES) throw new Error(`${table} stayed locked through ${LOCK_TRIES} tries a second apart: ${await lockHolders(db, table)}`, { cause: error });
+      await sleep(LOCK_TRY_MS);
+    }
+  }
+}
+
+/** Who holds `table` locked, for an operator to end or wait for. */
+async function lockHolders(db: Kysely<unknown>, table: string): Promise<string> {
+  const { rows } = await sql<{ pid: number; state: string | null; seconds: number | null; query: string | null }>`
+    select a.pid, a.state, extract(epoch from now() - a.xact_start)::int as seconds, left(a.query, 80) as query
+    from pg_locks l join pg_stat_activity a on a.pid = l.pid
+    where l.relation = to_regclass(${table}) and l.granted and l.pid <> pg_backend_pid()
+    group by a.pid, a.state, a.xact_start, a.query`.execute(db);
+  if (rows.length === 0) return 'its holders have gone since; start again';
+  const held = rows.map(({ pid, state, seconds, query }) => `pid ${pid} (${state ?? 'unknown'} for ${seconds ?? '?'} s in its transaction, last: ${query ?? '?'})`).join('; ');
+  return `held by ${held}; end a transaction left open (pg_terminate_backend(pid)) or wait for it, then start again`;
+}
 
 /**
  * What an erased order's event keeps of a body that names a customer but is no JSON object the
