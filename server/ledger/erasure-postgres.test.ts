@@ -19,10 +19,13 @@ withTestDatabase((url) => {
   let schema: string;
   let ledger: Ledger;
   let client: pg.Client;
+  /** The ledgers' connections, named apart from the other test files' on the same database. */
+  let ledgerUrl: string;
 
   beforeEach(async () => {
     schema = freshSchemaName();
-    ledger = await openLedger(url, { schema });
+    ledgerUrl = Object.assign(new URL(url), { search: `application_name=${schema}` }).href;
+    ledger = await openLedger(ledgerUrl, { schema });
     client = new pg.Client({ connectionString: url });
     await client.connect();
   });
@@ -32,15 +35,15 @@ withTestDatabase((url) => {
     await dropSchema(url, schema);
   });
 
-  /** Resolves once `count` of this schema's statements wait for a lock another transaction holds. */
+  /** Resolves once `count` of the ledgers' statements wait for a lock another transaction holds. */
   async function waitingForLocks(count: number): Promise<void> {
     const watcher = new pg.Client({ connectionString: url });
     await watcher.connect();
     try {
       for (;;) {
         const { rows } = await watcher.query<{ waiting: number }>(
-          // The group's statement names the tables past the first kilobyte of its text, all pg_stat_activity keeps.
-          `select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and (query like '%payform_%' or query like 'with "batch"%') and pid <> pg_backend_pid()`,
+          "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and application_name = $1",
+          [schema],
         );
         if (rows[0]!.waiting >= count) return;
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -143,7 +146,7 @@ withTestDatabase((url) => {
       // A report's transaction that wrote a webhook event, left open.
       await holder.query('begin');
       await holder.query("insert into payform_webhook_events (id, method, status, order_id, body, facts, received_at, tried_at, outcome) values ('held', 'purchase', 'success', 'o-0', '{}', '{}', 1, 1, 'unmatched')");
-      const upgraded = openLedger(url, { schema: earlier });
+      const upgraded = openLedger(ledgerUrl, { schema: earlier });
       await waitingForLocks(1);
       // An instance of the version before stores its webhooks meanwhile: between the upgrade's tries.
       for (const id of ['meanwhile-1', 'meanwhile-2']) await event(id);
