@@ -43,6 +43,9 @@ import { unmatchedEventsPanel } from './unmatched-events.js';
 
 /** What went wrong, as a person reads it: an Error's message without its `Error:` prefix. */
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** A dialog's failure as the companion's refusals are shown: one that is not the companion's (the network) said in its own words. */
+const asApiError = (error: unknown): ApiError => (error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error)));
 /** "Something went wrong: …", the message as it came (the companion's, the browser's), isolated. */
 const problemText = (error: unknown): string => isolatedText(t('problem', { message: isolatedText(messageOf(error)) }));
 
@@ -381,7 +384,7 @@ async function perform(request: OperationRequest): Promise<void> {
     if (document.activeElement === held || document.activeElement === document.body) focusOrder();
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
+    const failed = asApiError(error);
     // Same key kept: sent again from this dialog, a request that did run is answered, not run again.
     draft = draft && { ...draft, busy: false, error: failed, sent: request };
     page.refresh();
@@ -423,7 +426,7 @@ async function charge(request: ChargeRequest): Promise<void> {
     handlers.select(answer.order_id);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
+    const failed = asApiError(error);
     chargeDraft = chargeDraft && { ...chargeDraft, busy: false, error: failed };
     page.refresh();
     focusNotice('dialog.charge-dialog');
@@ -448,7 +451,7 @@ async function settle(note: string): Promise<void> {
     tell('done.settled');
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
+    const failed = asApiError(error);
     // The order changed under the dialog: what it now holds is read and shown, not settled unread.
     const changed = failed.code === 'discrepancy_changed' || failed.code === 'no_discrepancy' ? 'settle.changed' : failed.code === 'discrepancy_settled' ? 'settle.already' : undefined;
     if (!changed) {
@@ -483,7 +486,7 @@ async function erase(): Promise<void> {
     announce(t('done.erased', { count: erased.order_ids.length }));
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
+    const failed = asApiError(error);
     eraseDraft = eraseDraft && { ...eraseDraft, busy: false, error: failed };
     page.refresh();
     focusNotice('dialog.erase-dialog');
