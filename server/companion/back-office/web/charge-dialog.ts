@@ -15,6 +15,7 @@ import type { ApiAmount } from './money.js';
 import { isolated, shownAmount } from './bidi-isolation.js';
 import { chargeRefusals } from './operation-refusals.js';
 import { refusalNotice } from './refusal-notice.js';
+import { dialogActions } from './dialog-actions.js';
 
 export interface ChargeDraft {
   readonly order: OrderSummary;
@@ -124,12 +125,7 @@ export function chargeDialog(
         </select>
       </div>
       ${refusalNotice(error, refused.placed, refused.customer)}
-      <div class="dialog-actions">
-        <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
-        <button class="button" type="submit" ?disabled=${draft.busy}>
-          ${draft.busy ? t('dialog.sending') : amount === undefined ? t('action.chargeCard') : t('charge.submit', { amount: shownAmount(amount, order.currency) })}
-        </button>
-      </div>
+      ${dialogActions({ busy: draft.busy, label: amount === undefined ? t('action.chargeCard') : t('charge.submit', { amount: shownAmount(amount, order.currency) }), close: handlers.close })}
     </form>
   </dialog>`;
 }

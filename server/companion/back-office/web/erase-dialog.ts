@@ -11,6 +11,7 @@ import { api } from './admin-api.js';
 import type { ApiError, OrderSummary } from './admin-api.js';
 import { isolated } from './bidi-isolation.js';
 import { refusalNotice } from './refusal-notice.js';
+import { dialogActions } from './dialog-actions.js';
 
 export interface EraseDraft {
   readonly order: OrderSummary;
@@ -58,10 +59,7 @@ export function eraseDialog(draft: EraseDraft, handlers: { submit: () => void; c
       </dl>
       <p id="erase-text">${t('erase.text')}</p>
       ${refusalNotice(error, [], error?.code === 'payment_in_flight' ? t('erase.inFlight', { orders: error.orderIds.join(', ') }) : undefined)}
-      <div class="dialog-actions">
-        <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
-        <button class="button button--danger" type="submit" ?disabled=${draft.busy}>${draft.busy ? t('dialog.sending') : t('erase.submit')}</button>
-      </div>
+      ${dialogActions({ busy: draft.busy, label: t('erase.submit'), close: handlers.close, danger: true })}
     </form>
   </dialog>`;
 }

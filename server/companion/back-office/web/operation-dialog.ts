@@ -19,6 +19,7 @@ import { pageConfig } from './page-config.js';
 import { operationRefusals } from './operation-refusals.js';
 import { refusalNotice } from './refusal-notice.js';
 import { applicableActions, isSplitPaid } from './order-actions.js';
+import { dialogActions } from './dialog-actions.js';
 
 export type OperationAction = 'capture' | 'split-capture' | 'void' | 'refund' | 'split-refund' | 'cancel';
 
@@ -268,12 +269,7 @@ export function operationDialog(
         <input id="operation-comment" name="comment" autocomplete="off" maxlength="2048" dir="auto">
       </div>`}
       ${refusalNotice(error, refused.placed)}
-      <div class="dialog-actions">
-        <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
-        <button class=${destructive ? 'button button--danger' : 'button'} type="submit" ?disabled=${draft.busy}>
-          ${draft.busy ? t('dialog.sending') : t(ACTION_NAMES[action])}
-        </button>
-      </div>
+      ${dialogActions({ busy: draft.busy, label: t(ACTION_NAMES[action]), close: handlers.close, danger: destructive })}
     </form>
   </dialog>`;
 }

@@ -11,6 +11,7 @@ import { api } from './admin-api.js';
 import type { ApiError, OrderSummary } from './admin-api.js';
 import { isolated, isolatedText } from './bidi-isolation.js';
 import { refusalNotice } from './refusal-notice.js';
+import { dialogActions } from './dialog-actions.js';
 
 /** The companion's limit on a note (SETTLEMENT_NOTE_MAX in server/ledger/input.ts). */
 const NOTE_MAX = 500;
@@ -67,10 +68,7 @@ export function settleDialog(draft: SettleDraft, handlers: { submit: (note: stri
         <span class="field__error" id="settle-note-error">${refused ?? ''}</span>
       </div>
       ${refusalNotice(error, ['note'])}
-      <div class="dialog-actions">
-        <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
-        <button class="button" type="submit" ?disabled=${draft.busy}>${draft.busy ? t('dialog.sending') : t('settle.title')}</button>
-      </div>
+      ${dialogActions({ busy: draft.busy, label: t('settle.title'), close: handlers.close })}
     </form>
   </dialog>`;
 }
