@@ -270,6 +270,27 @@ describe('an erasure on a SQLite file', () => {
   });
 });
 
+describe('an erased order on a SQLite file another process writes', () => {
+  it('takes no card token from it (a companion of the build before, the sqlite3 shell), while others’ orders do', async () => {
+    const store = await fileBackend.open(new TestClock());
+    const other = new Database(store.file!);
+    try {
+      const { ledger } = store;
+      const erased = await paidOrder(ledger, { customer: olena, customerId: 'cust-olena' }, { paymentId: 'pay-erased' });
+      const kept = await paidOrder(ledger, { customer: taras }, { paymentId: 'pay-kept' });
+      await ledger.eraseCustomer({ customerId: 'cust-olena' });
+      const giveToken = other.prepare("update payform_payments set cc_token = 'tok-back', cc_token_expiration = '12/30' where order_id = ?");
+      giveToken.run(erased.orderId);
+      giveToken.run(kept.orderId);
+      expect((await ledger.getOrder(erased.orderId))!.payment).toMatchObject({ ccToken: null, ccTokenExpiration: null });
+      expect((await ledger.getOrder(kept.orderId))!.payment).toMatchObject({ ccToken: 'tok-back', ccTokenExpiration: '12/30' });
+    } finally {
+      other.close();
+      await store.dispose();
+    }
+  });
+});
+
 describe('an erasure while another connection reads the SQLite file', () => {
   it('says its write-ahead log was kept, and empties it at the next erasure once the reader is gone', async () => {
     const clock = new TestClock();

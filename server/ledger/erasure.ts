@@ -56,7 +56,6 @@ function whose(ctx: LedgerContext, request: ErasureRequest): RawBuilder<SqlBool>
  */
 export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): Promise<CustomerErasure> {
   const request = parseInput(erasureInput, input);
-  const startedAt = ctx.now();
   const match = whose(ctx, request);
   const erased: Erased = { orderIds: [], sessions: 0, events: 0 };
   // Every order of theirs, those erased before too: a webhook that came since (a subscription's
@@ -80,8 +79,6 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
     if (orders.length === 0) break;
     if (round === ROUNDS) throw inFlight(orders.map(({ order_id }) => order_id), erased);
   }
-  if (ctx.dialect === 'postgres') await eraseLateArrivals(ctx, erased, startedAt);
-  await clearTokensGivenBack(ctx);
   const cards = request.customerId === undefined ? 0 : Number((await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', request.customerId).executeTakeFirst()).numDeletedRows);
   return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards, otherCustomerIds: customerIds, walKept: ctx.dialect === 'sqlite' && !(await emptyWal(ctx)) };
 }
@@ -100,7 +97,7 @@ async function eraseOrders(ctx: LedgerContext, chunk: readonly { order_id: strin
     const changed = await undecided(ctx, trx, ids, true);
     if (changed.length > 0) throw inFlight(changed, erased);
     await trx.updateTable('payments').set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).execute();
-    // Marked: a later webhook about them keeps none of this (migration 0026's trigger; guardedUpdate's card token).
+    // Marked: whatever is written about them later keeps none of this, whoever writes it (migrations 0026 and 0027's triggers).
     const now = ctx.now();
     await trx
       .insertInto('erased_orders')
@@ -188,46 +185,12 @@ async function lockOrders(ctx: LedgerContext, db: LedgerDb, ids: readonly string
   await db.selectFrom('payments').select('order_id').where('order_id', 'in', ids).orderBy('order_id').$call(lockingRead(ctx)).execute();
 }
 
-/**
- * PostgreSQL reads what others committed before each statement: a webhook about an order stored
- * while the transaction erasing it was open saw no erasure (migration 0026's trigger) nor was it
- * seen by it, and its step, held by the erasure's lock, may give the order its card token back.
- * Such a webhook holds the payment's lock from then to its commit: locked again, the erased
- * orders have none under way, and what those stored is taken out.
- */
-async function eraseLateArrivals(ctx: LedgerContext, erased: Erased, since: number): Promise<void> {
-  for (let at = 0; at < erased.orderIds.length; at += ORDERS_AT_ONCE) {
-    const ids = erased.orderIds.slice(at, at + ORDERS_AT_ONCE);
-    erased.events += await ctx.db.transaction().execute(async (trx) => {
-      await lockOrders(ctx, trx, ids);
-      await trx.updateTable('payments').set({ cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).where((eb) => eb.or([eb('cc_token', 'is not', null), eb('cc_token_expiration', 'is not', null)])).execute();
-      return eraseFromEvents(trx, ids, since);
-    });
-  }
-}
-
-/**
- * A companion of a build before migration 0026, still serving during a rolling upgrade, refreshes
- * an erased order's payment from a later webhook with the card token (guardedUpdate's guard is
- * not in its code): every erasure takes such tokens back out, whoever's orders they are — one
- * erased by e-mail cannot be found by it again.
- */
-async function clearTokensGivenBack(ctx: LedgerContext): Promise<void> {
-  await ctx.db
-    .updateTable('payments')
-    .set({ cc_token: null, cc_token_expiration: null })
-    .where('order_id', 'in', (eb) => eb.selectFrom('erased_orders').select('order_id'))
-    .where((eb) => eb.or([eb('cc_token', 'is not', null), eb('cc_token_expiration', 'is not', null)]))
-    .execute();
-}
-
-/** Drops the `customer_*` fields (but the merchant's own customer id) from the stored events of `orderIds` (received `since`): how many changed. */
-async function eraseFromEvents(trx: LedgerDb, orderIds: readonly string[], since?: number): Promise<number> {
+/** Drops the `customer_*` fields (but the merchant's own customer id) from the stored events of `orderIds`: how many changed. */
+async function eraseFromEvents(trx: LedgerDb, orderIds: readonly string[]): Promise<number> {
   const rows = await trx
     .selectFrom('webhook_events')
     .select(['id', 'body', 'facts'])
     .where('order_id', 'in', orderIds)
-    .$if(since !== undefined, (q) => q.where('received_at', '>=', since!))
     .execute();
   let changed = 0;
   for (const { id, body, facts } of rows) {

@@ -659,6 +659,76 @@ const erasedOrders: Migration = {
   },
 };
 
+/**
+ * An erased order stays erased whatever PostgreSQL's writers do side by side, and no writer gives
+ * its payment a card token again. On PostgreSQL each statement reads what was committed before
+ * it: a webhook stored while the erasure's transaction was open saw no mark (0026's trigger let
+ * its customer through), and an UPDATE that waited for the payment's lock wrote the token by what
+ * it had read before. The erasure then had to go over what came meanwhile, locking the payments
+ * again — and lost that race when the waiting webhook took the lock after its second look.
+ *
+ * So the database decides it, once the erasure is over: the event's trigger first takes the
+ * payment's row in KEY SHARE (the lock a foreign key takes; only an erasure's FOR UPDATE waits
+ * for it, and waits on it), then reads the mark, by a statement of its own, after that
+ * erasure's commit. A payment's card token is dropped by a trigger whenever it changes on an
+ * erased order: it runs on the row as locked, after the erasure that held it. SQLite writes one
+ * transaction at a time: its token trigger is for every other writer (a process of the build
+ * before on the same file, the sqlite3 shell). Tokens given back before are taken out.
+ */
+const erasedOrderTokens: Migration = {
+  async up(db: Kysely<unknown>) {
+    const changed = 'new.cc_token is not null or new.cc_token_expiration is not null';
+    if (db.getExecutor().adapter instanceof SqliteAdapter) {
+      await sql`create trigger payform_erased_order_tokens after update of cc_token, cc_token_expiration on payform_payments
+        when (${sql.raw(changed)}) and (new.cc_token is not old.cc_token or new.cc_token_expiration is not old.cc_token_expiration)
+          and exists (select 1 from payform_erased_orders where order_id = new.order_id)
+        begin
+          update payform_payments set cc_token = null, cc_token_expiration = null where order_id = new.order_id;
+        end`.execute(db);
+    } else {
+      await sql`create or replace function payform_erased_order_event() returns trigger language plpgsql set search_path from current as $$
+        declare
+          kept text;
+        begin
+          -- Waits for an erasure of the order under way: the mark below is read after its commit.
+          perform 1 from payform_payments where order_id = new.order_id for key share;
+          if not exists (select 1 from payform_erased_orders where order_id = new.order_id) then
+            return new;
+          end if;
+          begin
+            -- jsonb cannot hold every JSON text (an escaped NUL, a lone surrogate, nesting past its depth): then no object is read.
+            kept := case when jsonb_typeof(new.body::jsonb) = 'object' then (
+              select coalesce(jsonb_object_agg(key, value), '{}'::jsonb)::text from jsonb_each(new.body::jsonb) where not (starts_with(key, 'customer_') and key <> 'customer_id')
+            ) end;
+          exception when others then
+            kept := null;
+          end;
+          new.body := coalesce(kept, case when strpos(new.body, 'customer_') > 0 then ${sql.lit(ERASED_BODY)} else new.body end);
+          -- The facts are the ledger's own JSON: its token's string emptied in the text, which never fails.
+          new.facts := regexp_replace(new.facts, '"(ccToken|ccTokenExpiration)":"(?:[^"\\\\]|\\\\.)*"', '"\\1":null', 'g');
+          return new;
+        end $$`.execute(db);
+      await sql`create or replace function payform_erased_order_token() returns trigger language plpgsql set search_path from current as $$
+        begin
+          if exists (select 1 from payform_erased_orders where order_id = new.order_id) then
+            new.cc_token := null;
+            new.cc_token_expiration := null;
+          end if;
+          return new;
+        end $$`.execute(db);
+      await briefly(
+        db,
+        'payform_payments',
+        sql`create trigger payform_erased_order_tokens before update of cc_token, cc_token_expiration on payform_payments for each row
+          when ((${sql.raw(changed)}) and (new.cc_token is distinct from old.cc_token or new.cc_token_expiration is distinct from old.cc_token_expiration))
+          execute function payform_erased_order_token()`,
+      );
+    }
+    await sql`update payform_payments set cc_token = null, cc_token_expiration = null
+      where order_id in (select order_id from payform_erased_orders) and (cc_token is not null or cc_token_expiration is not null)`.execute(db);
+  },
+};
+
 /** How long a lock on a busy table is waited for at each try, and between tries, and in all. */
 const LOCK_TRY_MS = 1_000;
 const LOCK_TRIES = 30;
@@ -740,4 +810,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0024_operation_currency': operationCurrency,
   '0025_saved_card_payments': savedCardPayments,
   '0026_erased_orders': erasedOrders,
+  '0027_erased_order_tokens': erasedOrderTokens,
 };
