@@ -154,6 +154,12 @@ describe('hosted checkout page', () => {
     expect((await sandbox.app.request(expired.path)).status).toBe(410);
     expect((await submit(expired.path, card('4242424242424242'))).status).toBe(303);
     expect(await stateOf(expired.orderId)).toMatchObject({ status: 'failure', status_code: '4149' });
+    // Posted to, with no result_url to go back to: gone as well.
+    const unreturned = await hostedCheckout({ result_url: undefined });
+    await sandbox.post(`/api/v1/pos/${sandbox.project.posId}/order/${unreturned.orderId}/cancel`, undefined);
+    const posted = await submit(unreturned.path, card('4242424242424242'));
+    expect(posted.status).toBe(410);
+    expect(await posted.text()).toContain('Payment cancelled');
     expect((await sandbox.app.request('/api/v1/checkout/0123456789abcdef0123456789abcdef/form')).status).toBe(404);
   });
 

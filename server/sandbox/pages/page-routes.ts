@@ -33,7 +33,12 @@ export function pageRoutes(gateway: SimulatedGateway, publicUrl: string | undefi
     const payment = order.payment;
     if (payment.status === 'pending' && payment.challengeId) return c.redirect(links.challenge(payment), 303);
     if (payment.details.result_url) return c.redirect(payment.details.result_url, 303);
-    return sendPage(c, outcomePage(payment, merchantOf(order), payment.statusDescription));
+    return outcome(c, order);
+  };
+  /** The payment's outcome page: 410 once it was cancelled (6007) or ran out of time (4149), posted to or not. */
+  const outcome = (c: Context<SandboxEnv>, order: Order) => {
+    const gone = order.payment.statusCode === '6007' || order.payment.statusCode === '4149';
+    return sendPage(c, outcomePage(order.payment, merchantOf(order), order.payment.statusDescription), { status: gone ? 410 : 200 });
   };
 
   // Browsers say where a form post comes from in Sec-Fetch-Site and Origin; anything but this
@@ -60,8 +65,7 @@ export function pageRoutes(gateway: SimulatedGateway, publicUrl: string | undefi
       return sendPage(c, checkoutPage(order.payment, merchantOf(order), new URL(c.req.url).pathname), { formTargets: targets(order) });
     }
     if (order.payment.status === 'pending' && order.payment.challengeId) return c.redirect(links.challenge(order.payment), 303);
-    const gone = order.payment.statusCode === '6007' || order.payment.statusCode === '4149';
-    return sendPage(c, outcomePage(order.payment, merchantOf(order), order.payment.statusDescription), { status: gone ? 410 : 200 });
+    return outcome(c, order);
   });
 
   pages.post(checkoutPath, async (c) => {
