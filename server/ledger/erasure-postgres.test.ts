@@ -11,6 +11,7 @@ import { gatewayEvent, paidOrder } from './testing/contract.js';
 import { postgresDialect } from './postgres.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
 import { migratedTo } from './testing/earlier-ledgers.js';
+import { PAY_CLAIM } from './testing/large-ledger.js';
 
 const olena = { email: 'olena.race@example.com', fname: 'Olena', lname: 'Koval', phone: '+380501234567' };
 const details = { customer_email: olena.email, customer_phone: olena.phone };
@@ -113,15 +114,22 @@ withTestDatabase((url) => {
   });
 
   it('takes out, as it upgrades, a card token an instance of the build before gave an erased order', async () => {
-    const charge = await paidWithWebhook();
-    await ledger.eraseCustomer({ email: olena.email });
-    await ledger.close();
-    // The ledger as 0026 left it, an old instance's webhook having given the token back.
-    await client.query(`set search_path to "${schema}"`);
-    await client.query("drop trigger payform_erased_order_tokens on payform_payments; delete from ledger_migration where name = '0027_erased_order_tokens'");
-    await client.query("update payform_payments set cc_token = 'tok-back', cc_token_expiration = '12/30' where order_id = $1", [charge.orderId]);
-    ledger = await openLedger(ledgerUrl, { schema });
-    expect((await ledger.getOrder(charge.orderId))!.payment).toMatchObject({ ccToken: null, ccTokenExpiration: null });
+    const earlier = freshSchemaName();
+    const db = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema: earlier, poolSize: 1 }) });
+    try {
+      // A ledger as 0026 left it: an order erased, then given its token back by an instance of the build before.
+      await migratedTo(db, '0026_erased_orders', earlier);
+      await client.query(`set search_path to "${earlier}"`);
+      for (const statement of PAY_CLAIM) await client.query(statement, ['erased-1']);
+      await client.query("insert into payform_erased_orders (order_id, erased_at) values ('erased-1', 1)");
+      await client.query("update payform_payments set cc_token = 'tok-back', cc_token_expiration = '12/30' where order_id = 'erased-1'");
+      const upgraded = await openLedger(ledgerUrl, { schema: earlier });
+      await upgraded.close();
+      expect((await client.query('select cc_token, cc_token_expiration from payform_payments')).rows).toEqual([{ cc_token: null, cc_token_expiration: null }]);
+    } finally {
+      await db.destroy();
+      await dropSchema(url, earlier);
+    }
   });
 
   it('strips an event another session stores, whatever its search_path, and one whose body jsonb cannot hold', async () => {
@@ -167,7 +175,7 @@ withTestDatabase((url) => {
       await holder.query('commit');
       const ledger = await upgraded;
       await ledger.close();
-      expect((await writer.query<{ name: string }>('select name from ledger_migration order by name desc limit 1')).rows).toEqual([{ name: '0027_erased_order_tokens' }]);
+      expect((await writer.query<{ name: string }>('select name from ledger_migration order by name desc limit 1')).rows).toEqual([{ name: '0028_retention_waits' }]);
     } finally {
       await holder.end().catch(() => undefined);
       await writer.end().catch(() => undefined);

@@ -22,7 +22,7 @@ import type { CustomerErasure, ErasureRequest } from './types.js';
 /** What an erased payment or session keeps as its customer: nothing. */
 const NO_DETAILS = '{}';
 /** Orders whose details one transaction erases: a few milliseconds of SQLite's time. */
-const ORDERS_AT_ONCE = 100;
+export const ORDERS_AT_ONCE = 100;
 /** In-flight orders a refusal names; the rest are counted. */
 const NAMED = 5;
 
@@ -83,43 +83,62 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
   return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards, otherCustomerIds: customerIds, walKept: ctx.dialect === 'sqlite' && !(await emptyWal(ctx)) };
 }
 
-interface Erased {
+/** What an erasure has erased so far: the orders, and how many sessions and events changed. */
+export interface Erased {
   readonly orderIds: string[];
   sessions: number;
   events: number;
 }
 
 /** Erases the orders of `chunk` in one transaction, each checked again under its lock; adds them to `erased`. */
-async function eraseOrders(ctx: LedgerContext, chunk: readonly { order_id: string; session_id: string }[], erased: Erased): Promise<void> {
+async function eraseOrders(ctx: LedgerContext, chunk: readonly ErasedOrder[], erased: Erased): Promise<void> {
   const done = await ctx.db.transaction().execute(async (trx) => {
-    const ids = chunk.map(({ order_id }) => order_id);
     // Under the lock (SQLite's write lock; PostgreSQL's on these rows): what was decided stays so until the commit.
-    const changed = await undecided(ctx, trx, ids, true);
+    const changed = await undecided(ctx, trx, chunk.map(({ order_id }) => order_id), true);
     if (changed.length > 0) throw inFlight(changed, erased);
-    await trx.updateTable('payments').set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).execute();
-    // Marked: whatever is written about them later keeps none of this, whoever writes it (migrations 0026 and 0027's triggers).
-    const now = ctx.now();
-    await trx
-      .insertInto('erased_orders')
-      .values(ids.map((order_id) => ({ order_id, erased_at: now })))
-      .onConflict((oc) => oc.column('order_id').doUpdateSet({ erased_at: now }))
-      .execute();
-    const sessionIds = [...new Set(chunk.map(({ session_id }) => session_id))];
-    const sessions = await trx.updateTable('checkout_sessions').set({ customer: NO_DETAILS }).where('id', 'in', sessionIds).where('customer', '<>', NO_DETAILS).executeTakeFirst();
-    // One still open would take another attempt with what it was opened with: an instance
-    // that showed it keeps that in memory (session-terms.ts), and pays with it.
-    await trx
-      .updateTable('checkout_sessions')
-      .set({ closed_at: ctx.now() })
-      .where('id', 'in', sessionIds)
-      .where('closed_at', 'is', null)
-      .where(sql<SqlBool>`not ${sessionPaid}`)
-      .execute();
-    return { sessions: Number(sessions.numUpdatedRows), events: await eraseFromEvents(trx, ids) };
+    return eraseDecided(ctx, trx, chunk);
   });
   erased.orderIds.push(...chunk.map(({ order_id }) => order_id));
   erased.sessions += done.sessions;
   erased.events += done.events;
+}
+
+/** An order to erase: its order id, and the checkout session its attempt was made in. */
+export interface ErasedOrder {
+  readonly order_id: string;
+  readonly session_id: string;
+}
+
+/**
+ * Erases, in `trx`, the customer's details from the orders of `chunk` — found decided by
+ * `undecided` in that transaction, which holds their payments locked — as an erasure does, on
+ * request or by age (retention.ts): the payments' customer and card token emptied, the orders
+ * marked erased, their sessions' details emptied (those not paid closed), their events' customer
+ * fields dropped. How many sessions and events changed.
+ */
+export async function eraseDecided(ctx: LedgerContext, trx: LedgerDb, chunk: readonly ErasedOrder[]): Promise<{ sessions: number; events: number }> {
+  const ids = chunk.map(({ order_id }) => order_id);
+  if (ids.length === 0) return { sessions: 0, events: 0 };
+  await trx.updateTable('payments').set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).execute();
+  // Marked: whatever is written about them later keeps none of this, whoever writes it (migrations 0026 and 0027's triggers).
+  const now = ctx.now();
+  await trx
+    .insertInto('erased_orders')
+    .values(ids.map((order_id) => ({ order_id, erased_at: now })))
+    .onConflict((oc) => oc.column('order_id').doUpdateSet({ erased_at: now }))
+    .execute();
+  const sessionIds = [...new Set(chunk.map(({ session_id }) => session_id))];
+  const sessions = await trx.updateTable('checkout_sessions').set({ customer: NO_DETAILS }).where('id', 'in', sessionIds).where('customer', '<>', NO_DETAILS).executeTakeFirst();
+  // One still open would take another attempt with what it was opened with: an instance
+  // that showed it keeps that in memory (session-terms.ts), and pays with it.
+  await trx
+    .updateTable('checkout_sessions')
+    .set({ closed_at: now })
+    .where('id', 'in', sessionIds)
+    .where('closed_at', 'is', null)
+    .where(sql<SqlBool>`not ${sessionPaid}`)
+    .execute();
+  return { sessions: Number(sessions.numUpdatedRows), events: await eraseFromEvents(trx, ids) };
 }
 
 /** How long an erasure tries to empty SQLite's write-ahead log while another connection reads it. */
@@ -155,8 +174,11 @@ function inFlight(open: readonly string[], erased: Pick<Erased, 'orderIds' | 'se
   );
 }
 
-/** Which of `orderIds` are to be decided (eraseCustomer); `locked`: their payments locked until the transaction ends. */
-async function undecided(ctx: LedgerContext, db: LedgerDb, orderIds: readonly string[], locked = false): Promise<string[]> {
+/**
+ * Which of `orderIds` are to be decided (eraseCustomer, and the erasure by age); `locked`: their
+ * payments locked until the transaction ends.
+ */
+export async function undecided(ctx: LedgerContext, db: LedgerDb, orderIds: readonly string[], locked = false): Promise<string[]> {
   const open: string[] = [];
   for (let at = 0; at < orderIds.length; at += ORDERS_AT_ONCE) {
     const ids = orderIds.slice(at, at + ORDERS_AT_ONCE);

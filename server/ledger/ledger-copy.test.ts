@@ -102,7 +102,7 @@ withTestDatabase((url) => {
       const lines: string[] = [];
       const copy = await copyLedger(file, url, { schema, batchRows: 2, log: (line) => lines.push(line) });
 
-      expect(copy.rows).toEqual({ checkout_sessions: 4, payments: 3, operations: 2, webhook_events: 2, saved_cards: 1, idempotency_keys: 1, ledger_settings: 3, no_card_sessions: 1, fixed_end_sessions: 0, saved_card_payments: 0, erased_orders: 0 });
+      expect(copy.rows).toEqual({ checkout_sessions: 4, payments: 3, operations: 2, webhook_events: 2, saved_cards: 1, idempotency_keys: 1, ledger_settings: 3, no_card_sessions: 1, fixed_end_sessions: 0, saved_card_payments: 0, erased_orders: 0, retention_waits: 0 });
       expect(await targetRows(url, schema)).toEqual(fileRows(file));
       expect(lines).toEqual(expect.arrayContaining(['payform_payments: 3 rows', 'payform_saved_cards: 1 row', 'payform_ledger_settings: 3 rows']));
       expect(lines[0]).toBe(`copying the ledger in ${file} to postgres://payform:***@127.0.0.1:5432/payform_test (schema ${schema})`);
@@ -199,12 +199,12 @@ withTestDatabase((url) => {
       expect(meanwhile).toBe('SQLITE_BUSY');
     });
 
-    /** A ledger file as an earlier 0.3 left it: no session sweep's expiry index, fixed ends, movement dates, operations' currency nor erased orders and their tokens' guard, their migrations not run yet. */
+    /** A ledger file as an earlier 0.3 left it: no session sweep's expiry index, fixed ends, movement dates, operations' currency nor erased orders and their tokens' guard, nor the erasure by age's waiting orders, their migrations not run yet. */
     async function olderLedgerFile(): Promise<void> {
       await ledgerFile(file);
       const raw = new Database(file);
-      raw.exec(`drop index payform_checkout_sessions_expiry; drop table payform_fixed_end_sessions; drop table payform_saved_card_payments; drop trigger payform_erased_order_events; drop trigger payform_erased_order_tokens; drop table payform_erased_orders; drop index payform_operations_made; alter table payform_operations drop column currency;
-        delete from ledger_migration where name in ('0021_session_expiry', '0022_session_extension', '0023_movement_dates', '0024_operation_currency', '0025_saved_card_payments', '0026_erased_orders', '0027_erased_order_tokens')`);
+      raw.exec(`drop index payform_checkout_sessions_expiry; drop table payform_fixed_end_sessions; drop table payform_saved_card_payments; drop trigger payform_erased_order_events; drop trigger payform_erased_order_tokens; drop table payform_erased_orders; drop table payform_retention_waits; drop index payform_operations_made; alter table payform_operations drop column currency;
+        delete from ledger_migration where name in ('0021_session_expiry', '0022_session_extension', '0023_movement_dates', '0024_operation_currency', '0025_saved_card_payments', '0026_erased_orders', '0027_erased_order_tokens', '0028_retention_waits')`);
       raw.close();
     }
 
@@ -212,7 +212,7 @@ withTestDatabase((url) => {
       await olderLedgerFile();
       const lines: string[] = [];
       await copyLedger(file, url, { schema, log: (line) => lines.push(line) });
-      expect(lines).toContain("upgraded the SQLite file to this version's schema first: 0021_session_expiry, 0022_session_extension, 0023_movement_dates, 0024_operation_currency, 0025_saved_card_payments, 0026_erased_orders, 0027_erased_order_tokens");
+      expect(lines).toContain("upgraded the SQLite file to this version's schema first: 0021_session_expiry, 0022_session_extension, 0023_movement_dates, 0024_operation_currency, 0025_saved_card_payments, 0026_erased_orders, 0027_erased_order_tokens, 0028_retention_waits");
     });
 
     it('leaves an older file as it was when the target is refused: nothing is upgraded for a copy that does not happen', async () => {

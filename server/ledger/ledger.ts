@@ -4,6 +4,7 @@ import { Kysely } from 'kysely';
 import { readBacklog } from './backlog.js';
 import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAbsentPayment } from './absence.js';
 import { eraseCustomer } from './erasure.js';
+import { eraseAgedCustomerDetails } from './retention.js';
 import { deleteCard, findCard, listCards, markSavedCardPayment, saveCard, savePaymentCard, cardholderOf } from './cards.js';
 import type { PaidAttempt } from './cards.js';
 import type { LedgerContext } from './context.js';
@@ -79,6 +80,8 @@ import type {
   MovementPage,
   MovementQuery,
   CurrencyTotals,
+  AgedErasure,
+  AgedErasureQuery,
   CustomerErasure,
   ErasureRequest,
   StoredEvent,
@@ -204,6 +207,13 @@ export interface Ledger {
    * LedgerConflict `payment_in_flight`, nothing erased, while an order of theirs is undecided.
    */
   eraseCustomer(request: ErasureRequest): Promise<CustomerErasure>;
+  /**
+   * Erases the customer's details of the decided orders created before `createdBefore`, as
+   * eraseCustomer erases an order, looking at `limit` orders at most from where the last call
+   * stopped; the undecided ones are looked at again until they are decided (retention.ts). Saved
+   * cards stay. Cheap when nothing is due.
+   */
+  eraseAgedCustomerDetails(query: AgedErasureQuery): Promise<AgedErasure>;
   /**
    * The customer details last paid with this card of the customer's (by its gateway token); the
    * name, e-mail and phone they lack from the customer's latest successful payment that had them.
@@ -383,6 +393,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),
     deleteCard: (customerId, cardId) => deleteCard(ctx, customerId, cardId),
     eraseCustomer: (request) => eraseCustomer(ctx, request),
+    eraseAgedCustomerDetails: (query) => eraseAgedCustomerDetails(ctx, query),
     cardholderOf: (customerId, ccToken) => cardholderOf(ctx, customerId, ccToken),
     listOrders: (query) => listOrders(ctx, query),
     descriptionsOfOrders: (payments) => descriptionsOfOrders(ctx, payments),

@@ -729,6 +729,25 @@ const erasedOrderTokens: Migration = {
   },
 };
 
+/**
+ * The orders the erasure by age (retention.ts) reached undecided — a payment the gateway may
+ * still report, an operation under way, a payment held for a person — and passed by: each is
+ * looked at again, a few at a time, until it is decided and erased. A table of its own, created
+ * empty (its index costs nothing to build), so the upgrade locks nothing the pay path writes. The
+ * orders it erases are found by 0001's index of the payments by creation, which no webhook's
+ * UPDATE writes: no index is added to the payments.
+ */
+const retentionWaits: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('payform_retention_waits')
+      .addColumn('order_id', 'text', (c) => c.primaryKey())
+      .addColumn('checked_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('payform_retention_waits_checked').on('payform_retention_waits').columns(['checked_at', 'order_id']).execute();
+  },
+};
+
 /** How long a lock on a busy table is waited for at each try, and between tries, and in all. */
 const LOCK_TRY_MS = 1_000;
 const LOCK_TRIES = 30;
@@ -811,4 +830,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0025_saved_card_payments': savedCardPayments,
   '0026_erased_orders': erasedOrders,
   '0027_erased_order_tokens': erasedOrderTokens,
+  '0028_retention_waits': retentionWaits,
 };

@@ -98,7 +98,7 @@ withTestDatabase((url) => {
         opening = logs.map((log) => openLedger(url, { schema, log, indexBuildWarnAfterMs: 0 }));
         // Both open (and take payments) while the build waits: it goes on in the background.
         const ledgers = await Promise.all(opening);
-        expect(ledgers.map(({ upgradedNow }) => upgradedNow.join()).sort()).toEqual(['', '0018_order_search,0019_card_consent,0020_orders_by_currency,0021_session_expiry,0022_session_extension,0023_movement_dates,0024_operation_currency,0025_saved_card_payments,0026_erased_orders,0027_erased_order_tokens']);
+        expect(ledgers.map(({ upgradedNow }) => upgradedNow.join()).sort()).toEqual(['', '0018_order_search,0019_card_consent,0020_orders_by_currency,0021_session_expiry,0022_session_extension,0023_movement_dates,0024_operation_currency,0025_saved_card_payments,0026_erased_orders,0027_erased_order_tokens,0028_retention_waits']);
         await buildWaitingFor(watcher, pidOf(inFlight));
         expect(ledgers.map(({ indexBuilds }) => indexBuilds?.state).sort()).toEqual(['building', 'waiting']);
         const builder = ledgers.find(({ indexBuilds }) => indexBuilds?.state === 'building')!;
@@ -153,7 +153,7 @@ withTestDatabase((url) => {
         expect((await searchIndexes(watcher, schema)).payform_payments_by_amount?.[0]).toBe(false);
 
         const ledger = await openLedger(url, { schema, log: keptLog() });
-        expect(ledger.upgradedNow).toEqual(['0018_order_search', '0019_card_consent', '0020_orders_by_currency', '0021_session_expiry', '0022_session_extension', '0023_movement_dates', '0024_operation_currency', '0025_saved_card_payments', '0026_erased_orders', '0027_erased_order_tokens']);
+        expect(ledger.upgradedNow).toEqual(['0018_order_search', '0019_card_consent', '0020_orders_by_currency', '0021_session_expiry', '0022_session_extension', '0023_movement_dates', '0024_operation_currency', '0025_saved_card_payments', '0026_erased_orders', '0027_erased_order_tokens', '0028_retention_waits']);
         await ledger.indexBuilds!.settled;
         await ledger.close();
         expect(await searchIndexes(watcher, schema)).toEqual(BUILT);

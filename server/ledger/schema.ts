@@ -182,6 +182,12 @@ export interface ErasedOrderRow {
   erased_at: number;
 }
 
+/** An order the erasure by age passed by undecided, and when it was last looked at (migration 0027, retention.ts). */
+export interface RetentionWaitRow {
+  order_id: string;
+  checked_at: number;
+}
+
 /** A session opened with `extendable: false` (migration 0022). */
 export interface FixedEndSessionRow {
   session_id: string;
@@ -199,4 +205,5 @@ export interface LedgerTables {
   saved_card_payments: SavedCardPaymentRow;
   fixed_end_sessions: FixedEndSessionRow;
   erased_orders: ErasedOrderRow;
+  retention_waits: RetentionWaitRow;
 }

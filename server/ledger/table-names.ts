@@ -14,7 +14,7 @@ import type {
 export const TABLE_PREFIX = 'payform_';
 
 /** Every table of the ledger, as the code names them: each after the tables it references (filled in this order, emptied in reverse). */
-export const LEDGER_TABLES = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys', 'ledger_settings', 'no_card_sessions', 'fixed_end_sessions', 'saved_card_payments', 'erased_orders'] as const;
+export const LEDGER_TABLES = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys', 'ledger_settings', 'no_card_sessions', 'fixed_end_sessions', 'saved_card_payments', 'erased_orders', 'retention_waits'] as const;
 
 export type LedgerTable = (typeof LEDGER_TABLES)[number];
 

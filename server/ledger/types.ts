@@ -644,6 +644,20 @@ export interface CustomerErasure {
   readonly walKept: boolean;
 }
 
+/** Whose details the erasure by age erases (Ledger.eraseAgedCustomerDetails): the decided orders created before `createdBefore`, `limit` looked at at most (1–10,000). */
+export interface AgedErasureQuery {
+  readonly createdBefore: number;
+  readonly limit: number;
+}
+
+/** What one pass of the erasure by age erased: the orders, their sessions' and events' details; the orders it passed by undecided, to look at again. */
+export interface AgedErasure {
+  readonly orderIds: readonly string[];
+  readonly sessions: number;
+  readonly events: number;
+  readonly undecided: number;
+}
+
 /** The payments created in [from, to), as the money they came to (Ledger.moneyTotals). */
 export interface MoneyTotalsQuery {
   readonly from: number;

@@ -34,6 +34,7 @@ const SUMMARIES: Record<MigrationName, string> = {
   '0025_saved_card_payments': 'a payment with a saved card the customer deletes meanwhile does not save it again',
   '0026_erased_orders': "an erased customer's orders keep none of their details when webhooks about them come later",
   '0027_erased_order_tokens': "an erased customer's orders take no card token and none of their details from any writer, whenever it writes",
+  '0028_retention_waits': 'the erasure of customers\' details by age (personalDataDays) looks again at the orders it found undecided',
 };
 
 /**
