@@ -165,7 +165,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     readiness,
   };
   const missingWebhooks = new MissingWebhooks({ ledger, logger, clock, webhookUrl: `${options.publicUrl}/webhooks/gateway`, outage });
-  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock, outage, missingWebhooks, readiness });
+  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock, outage, missingWebhooks, readiness, personalDataDays: options.personalDataDays });
 
   // The path is not repeated: it is whatever the client typed, card data included. Any page may
   // read that there is no route here (it tells nothing else): a widget whose endpoint misses the

@@ -19,6 +19,7 @@ import { unknownOptions } from './near-names.js';
 import { Origin } from './origin-setting.js';
 import { AcceptedBrands } from './checkout/accepted-brands.js';
 import { Currencies } from './checkout/accepted-currencies.js';
+import { PersonalDataDays } from './personal-data-days.js';
 import { ProxyTrust, proxyEntryProblem } from './http/proxy-trust.js';
 import type { TrustProxy } from './http/client-address.js';
 
@@ -121,6 +122,14 @@ export interface CompanionConfig {
    */
   readonly currencies?: readonly string[];
   /**
+   * How many days a customer's personal details are kept after their order (1 to 3650,
+   * PAYFORM_PERSONAL_DATA_DAYS): past them, reconciliation's pass erases them from each decided
+   * order, as POST /api/customers/erasures would (its payment's and session's customer, card
+   * token and webhooks' customer fields), a few hundred a pass. The orders keep their money, card
+   * masks and customer id; saved cards stay. Unset: kept until erased on request.
+   */
+  readonly personalDataDays?: number;
+  /**
    * The gateway's card tokenizer. Given, `<pay-form>` sends the card from the customer's browser
    * to the tokenizer and pays with its token: the pay route refuses card numbers, and card data
    * never reaches this server. Without it, the widget relays the card through the companion.
@@ -179,6 +188,8 @@ export interface CompanionOptions {
   readonly captureOverReservePercent: number;
   readonly acceptedBrands: readonly BrandId[] | undefined;
   readonly currencies: readonly string[] | undefined;
+  /** Days a customer's details are kept after their order; undefined: until erased on request. */
+  readonly personalDataDays: number | undefined;
   /**
    * The card tokenizer's address and the widget key, when the widget tokenizes; `sealKey` (the
    * API secret) opens the tokens it seals for this shop (`rich: true`), the only ones paid with.
@@ -235,6 +246,7 @@ const Settings = z.object({
   captureOverReservePercent: z.number().min(0).max(100).optional(),
   acceptedBrands: AcceptedBrands.optional(),
   currencies: Currencies.optional(),
+  personalDataDays: PersonalDataDays.optional(),
   tokenizer: z.object({ widgetUrl: HttpUrl, widgetKey: z.string().min(1).max(256) }).optional(),
   rateLimits: z
     .strictObject({
@@ -402,6 +414,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     captureOverReservePercent: config.captureOverReservePercent ?? 0,
     acceptedBrands: checked.data.acceptedBrands,
     currencies: checked.data.currencies,
+    personalDataDays: checked.data.personalDataDays,
     tokenizer: config.tokenizer && {
       url: `${config.tokenizer.widgetUrl.replace(/\/+$/, '')}/api/v1/sdk/tokenize`,
       widgetKey: config.tokenizer.widgetKey,

@@ -313,6 +313,29 @@ describe('readCompanionConfig', () => {
     expect(() => readCompanionConfig({ PAYFORM_CURRENCIES: '' })).toThrow('PAYFORM_CURRENCIES is set but empty: name the currencies the gateway project takes (UAH,EUR), or remove the variable to open sessions in any');
   });
 
+  it('reads how many days customers’ details are kept, and refuses anything but a whole number of days, saying what to write', () => {
+    expect(readCompanionConfig({ PAYFORM_PERSONAL_DATA_DAYS: '30' }).personalDataDays).toBe(30);
+    expect(readCompanionConfig({ PAYFORM_PERSONAL_DATA_DAYS: ' 3650 ' }).personalDataDays).toBe(3650);
+    expect(readCompanionConfig({}).personalDataDays).toBeUndefined();
+    expect(() => readCompanionConfig({ PAYFORM_PERSONAL_DATA_DAYS: '30d' })).toThrow('PAYFORM_PERSONAL_DATA_DAYS: must be a whole number of days from 1 to 3650: write 30');
+    expect(() => readCompanionConfig({ PAYFORM_PERSONAL_DATA_DAYS: '30 days' })).toThrow('PAYFORM_PERSONAL_DATA_DAYS: must be a whole number of days from 1 to 3650: write 30');
+    expect(() => readCompanionConfig({ PAYFORM_PERSONAL_DATA_DAYS: '0' })).toThrow('PAYFORM_PERSONAL_DATA_DAYS: must be a whole number of days from 1 to 3650 (it is 0, which would erase them at once); leave it unset to keep them until erased on request');
+    expect(() => readCompanionConfig({ PAYFORM_PERSONAL_DATA_DAYS: '2592000' })).toThrow('PAYFORM_PERSONAL_DATA_DAYS: must be a whole number of days from 1 to 3650 (it is 2592000)');
+    expect(() => readCompanionConfig({ PAYFORM_PERSONAL_DATA_DAYS: '1.5' })).toThrow('PAYFORM_PERSONAL_DATA_DAYS: must be a whole number of days from 1 to 3650 (it is "1.5"); leave it unset');
+    // Set but blank: a shop that meant to limit them, refused rather than read as kept for ever.
+    expect(() => readCompanionConfig({ PAYFORM_PERSONAL_DATA_DAYS: ' ' })).toThrow('PAYFORM_PERSONAL_DATA_DAYS is set but empty: give the days customers\' details are kept after their order (30), or remove the variable to keep them until erased on request');
+    // The option, in code, is refused alike as the companion is made.
+    const config = { gatewayApiSecret: 'Qm9yTr8vXw2ZpL5nJc7HdG3sKf6aYe1U', publicUrl: 'https://pay.shop.example', adminToken: 'k3Jx9vQ2mPz8Lw4Rt7Yb', gateway: { timeoutMs: 30_000 } } as CompanionConfig;
+    expect(resolveConfig({ ...config, personalDataDays: 90 }).personalDataDays).toBe(90);
+    expect(resolveConfig(config).personalDataDays).toBeUndefined();
+    const refused = (value: unknown) => () => resolveConfig({ ...config, personalDataDays: value as number });
+    expect(refused('30')).toThrow('Invalid companion config: personalDataDays: must be a whole number of days from 1 to 3650: write 30, a number without quotes');
+    expect(refused('30d')).toThrow('personalDataDays: must be a whole number of days from 1 to 3650: write 30, a number without quotes');
+    expect(refused(0)).toThrow('personalDataDays: must be a whole number of days from 1 to 3650 (it is 0, which would erase them at once)');
+    expect(refused(7.5)).toThrow('personalDataDays: must be a whole number of days from 1 to 3650 (it is 7.5)');
+    expect(refused(true)).toThrow(/personalDataDays: must be a whole number of days from 1 to 3650, not /);
+  });
+
   it('warns of an over-capture allowance written as a share, not a percentage', () => {
     expect(readCompanionConfig({ PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0.15' }).warnings).toEqual([
       'PAYFORM_CAPTURE_OVER_RESERVE_PERCENT is 0.15, a percentage: captures may take 0.15 % over the reserve, not 15 %; if the project allows 15 %, set it to 15',

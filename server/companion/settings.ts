@@ -25,6 +25,7 @@
  * | PAYFORM_SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
  * | PAYFORM_ACCEPTED_BRANDS | the card schemes the shop takes, the widget's brand ids comma-separated (visa,mastercard) | every scheme the widget knows |
  * | PAYFORM_CURRENCIES | the currencies the gateway project takes, ISO 4217 comma-separated (UAH,EUR): a session or charge in another is refused as it opens | any, refused by the gateway at payment |
+ * | PAYFORM_PERSONAL_DATA_DAYS | days a customer's personal details are kept after their order (1 to 3650), then erased from the decided orders by reconciliation | kept until erased on request |
  * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For behind proxies of yours: true for those on this machine or a private network, or a comma-separated list of what to trust: private, and networks (a CDN's) | false |
  * | PAYFORM_RATE_LIMITS | the rateLimits option's limits as name=value pairs, comma-separated (perClient=60,declinesPerClient=40) | rateLimits' defaults |
  * | PAYFORM_METRICS_TOKEN | serves GET /metrics to this bearer token (≥ 16 characters) | unset: no /metrics |
@@ -58,6 +59,7 @@ import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, Stray
 import { eitherOf } from './near-names.js';
 import { AcceptedBrands } from './checkout/accepted-brands.js';
 import { Currencies } from './checkout/accepted-currencies.js';
+import { PersonalDataDaysVariable } from './personal-data-days.js';
 import type { BrandId } from '@payform/card/fields';
 import { RATE_WINDOW_MS } from './config.js';
 import { guessable } from './guessable.js';
@@ -101,6 +103,8 @@ export interface CompanionSettings {
   readonly acceptedBrands: readonly BrandId[] | undefined;
   /** PAYFORM_CURRENCIES: the currencies the gateway project takes; undefined: any, the gateway refusing at payment those it does not. */
   readonly currencies: readonly string[] | undefined;
+  /** PAYFORM_PERSONAL_DATA_DAYS: days a customer's details are kept after their order; undefined: until erased on request. */
+  readonly personalDataDays: number | undefined;
   readonly trustProxy: boolean | readonly string[];
   /** PAYFORM_RATE_LIMITS: the limits it names (the rest keep their defaults); undefined: none named. */
   readonly rateLimits: Partial<RateLimits> | undefined;
@@ -256,6 +260,7 @@ const Variables = z.object({
     .transform((list) => list.split(',').map((code) => code.trim()).filter((code) => code !== ''))
     .pipe(Currencies)
     .optional(),
+  PAYFORM_PERSONAL_DATA_DAYS: PersonalDataDaysVariable.optional(),
   PAYFORM_TRUST_PROXY: TrustProxySetting.default(false),
   PAYFORM_RATE_LIMITS: RateLimitsSetting.optional(),
   PAYFORM_METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
@@ -358,7 +363,7 @@ const SETTINGS_FIELDS: Readonly<Record<keyof CompanionSettings, boolean>> = {
   port: true, host: false, production: true, publicUrl: true, publicUrlDerived: true, gatewayBaseUrl: false, credentials: true, previousApiSecret: false,
   tokenizer: false, databaseUrl: true, databaseUrlDefaulted: true, ledgerHandoverFrom: false, gatewayTimeoutMs: false,
   databaseStatementTimeoutMs: false, adminToken: true, adminTokenGenerated: true, allowedOrigins: true, sandboxOrigin: false,
-  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, acceptedBrands: false, currencies: false, trustProxy: true, rateLimits: false, metricsToken: false,
+  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, acceptedBrands: false, currencies: false, personalDataDays: false, trustProxy: true, rateLimits: false, metricsToken: false,
   metricsAddress: false, logLevel: true, backOffice: false, notify: false, deprecations: true, warnings: true, misspelt: true, leftAlone: true,
 };
 
@@ -407,6 +412,7 @@ function settingsOf(
     PAYFORM_GATEWAY_WIDGET_KEY: "give the project's widget key, or remove the variable to relay card data through this server (PCI DSS SAQ D)",
     PAYFORM_ACCEPTED_BRANDS: 'name the card schemes the shop takes (visa,mastercard), or remove the variable to take every scheme the widget knows',
     PAYFORM_CURRENCIES: 'name the currencies the gateway project takes (UAH,EUR), or remove the variable to open sessions in any',
+    PAYFORM_PERSONAL_DATA_DAYS: "give the days customers' details are kept after their order (30), or remove the variable to keep them until erased on request",
   };
   const emptied = blank.map(({ name, meant }) => ({ field: '', reason: `${name} is set but empty: ${instead[meant]}` }));
   const credentials = testProjectCredentials(env);
@@ -522,6 +528,7 @@ function settingsOf(
     sessionTtlSeconds: vars.PAYFORM_SESSION_TTL_SECONDS,
     acceptedBrands: vars.PAYFORM_ACCEPTED_BRANDS,
     currencies: vars.PAYFORM_CURRENCIES,
+    personalDataDays: vars.PAYFORM_PERSONAL_DATA_DAYS,
     trustProxy: vars.PAYFORM_TRUST_PROXY,
     rateLimits: vars.PAYFORM_RATE_LIMITS,
     metricsToken: vars.PAYFORM_METRICS_TOKEN,

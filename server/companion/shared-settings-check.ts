@@ -1,7 +1,8 @@
 /**
  * Instances on one ledger behind one address with settings that change what a request answers:
  * a capture refused on one and made on another, a card scheme taken on one and refused on the
- * next, a card number refused where another instance's widget tokenizes. Each instance records
+ * next, a card number refused where another instance's widget tokenizes, customers' details
+ * erased after the shortest time any instance keeps them. Each instance records
  * these settings as it starts, beside its admin token's check, and says once which differ from
  * those of the instance started before it. Expected, one instance after another, while they are
  * changed; the line says so.
@@ -15,6 +16,7 @@ const SHARED = {
   captureOverReservePercent: 'PAYFORM_CAPTURE_OVER_RESERVE_PERCENT',
   acceptedBrands: 'PAYFORM_ACCEPTED_BRANDS',
   currencies: 'PAYFORM_CURRENCIES',
+  personalDataDays: 'PAYFORM_PERSONAL_DATA_DAYS',
   tokenizes: 'PAYFORM_GATEWAY_WIDGET_KEY',
 } as const;
 
@@ -26,6 +28,7 @@ function sharedOf(settings: CompanionSettings): Shared {
     captureOverReservePercent: String(settings.captureOverReservePercent),
     acceptedBrands: settings.acceptedBrands ? [...settings.acceptedBrands].sort().join(',') : 'every scheme',
     currencies: settings.currencies ? [...settings.currencies].sort().join(',') : 'any',
+    personalDataDays: settings.personalDataDays === undefined ? KEPT_UNTIL_ERASED : `${settings.personalDataDays} days`,
     tokenizes: settings.tokenizer ? 'set: the widget tokenizes' : 'unset: cards are relayed',
   };
 }
@@ -50,15 +53,20 @@ export async function checkSharedSettings(ledger: Ledger, settings: CompanionSet
   logger.warn(
     `settings differ from those of the companion that last started on this ledger: ${differing.map((name) => `${SHARED[name]} (here ${mine[name]}; there ${before![name]})`).join('; ')}. ` +
       'If other instances share this ledger behind one address, they answer the same request differently until every one has the same settings; ' +
-      'a lone companion restarted with new settings, or one instance after another being changed, may ignore this',
+      'a lone companion restarted with new settings, or one instance after another being changed, may ignore this' +
+      (differing.includes('personalDataDays') ? '. Every instance’s reconciliation erases customers’ details by age: the shortest PAYFORM_PERSONAL_DATA_DAYS among them is the one kept to' : ''),
   );
 }
 
+/** PAYFORM_PERSONAL_DATA_DAYS unset, as recorded and said. */
+const KEPT_UNTIL_ERASED = 'unset: kept until erased on request';
+
 /**
  * The settings recorded before this release added one: a record of an older release, without
- * it, was written by an instance that had that setting's default (it took every currency).
+ * it, was written by an instance that had that setting's default (it took every currency, and
+ * kept customers' details until erased on request).
  */
-const ADDED_LATER: Partial<Shared> = { currencies: 'any' };
+const ADDED_LATER: Partial<Shared> = { currencies: 'any', personalDataDays: KEPT_UNTIL_ERASED };
 
 function withLaterDefaults(recorded: Partial<Shared> | undefined): Partial<Shared> | undefined {
   return recorded && { ...ADDED_LATER, ...recorded };

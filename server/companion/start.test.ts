@@ -400,6 +400,12 @@ describe('startCompanion', () => {
     const [older, ...others] = await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0', PAYFORM_CURRENCIES: 'UAH' });
     expect(others).toEqual([]);
     expect(older!.msg).toMatch(/differ from those of the companion that last started on this ledger: PAYFORM_CURRENCIES \(here UAH; there any\)\. /u);
+    expect(older!.msg).not.toContain('PAYFORM_PERSONAL_DATA_DAYS');
+    // Every instance erases by age: the line says the shortest time is the one kept to.
+    const [days, ...besides] = await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0', PAYFORM_CURRENCIES: 'UAH', PAYFORM_PERSONAL_DATA_DAYS: '30' });
+    expect(besides).toEqual([]);
+    expect(days!.msg).toContain('PAYFORM_PERSONAL_DATA_DAYS (here 30 days; there unset: kept until erased on request)');
+    expect(days!.msg).toContain('the shortest PAYFORM_PERSONAL_DATA_DAYS among them is the one kept to');
   });
 
   it('says the instance left on an older admin token is the one to restart, when it refuses the token the last one started with', async () => {

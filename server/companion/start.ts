@@ -390,6 +390,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
       sessionTtlSeconds: settings.sessionTtlSeconds,
       ...(settings.acceptedBrands ? { acceptedBrands: settings.acceptedBrands } : {}),
       ...(settings.currencies ? { currencies: settings.currencies } : {}),
+      ...(settings.personalDataDays ? { personalDataDays: settings.personalDataDays } : {}),
       trustProxy: settings.trustProxy,
       ...(settings.rateLimits ? { rateLimits: settings.rateLimits } : {}),
       ...((options.backOffice ?? settings.backOffice) ? { backOffice: options.backOffice ?? settings.backOffice } : {}),

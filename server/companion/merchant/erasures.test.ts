@@ -2,6 +2,7 @@
 // the companion and reported by the gateway's webhooks, keep their money and lose the person.
 import { describe, expect, it } from 'vitest';
 import { card } from '../test/cards.js';
+import { TestClock } from '../../ledger/testing/databases.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
 
@@ -73,5 +74,48 @@ describe('POST /api/customers/erasures', () => {
     const refused = await stack.json('POST', '/api/customers/erasures', 409, { admin: true, body: { email: 'olena@example.com' } });
     expect(refused.error).toMatchObject({ code: 'payment_in_flight', order_ids: [session.order_id], message: expect.stringContaining(session.order_id) });
     expect((await stack.json('GET', `/api/orders/${paid}`, 200, { admin: true })).order.customer.email).toBe('olena@example.com');
+  });
+});
+
+describe('customers’ details erased by age (personalDataDays)', () => {
+  it('erases an order past the days at a reconciliation pass, over HTTP with the sandbox, and keeps a younger one; one line of counts, nothing on the live feed', async () => {
+    const clock = new TestClock(Date.now());
+    const stack = await open({ served: true, clock, companion: { personalDataDays: 30 } });
+    const old = await paidBy(stack, 'olena@example.com', { customer_id: 'cust-olena' });
+    const before = await stack.json('GET', `/api/orders/${old}`, 200, { admin: true });
+    expect(JSON.stringify(before.events)).toContain('"customer_phone":"+380501234567"');
+    clock.advance(31 * 24 * 3_600_000);
+    const young = await paidBy(stack, 'taras@example.com');
+
+    const pass = await stack.companion.companion.reconciler.runOnce();
+    expect(pass.erasedByAge).toBe(1);
+
+    const after = await stack.json('GET', `/api/orders/${old}`, 200, { admin: true });
+    expect(after.order.customer).toEqual({});
+    expect(after.order).toMatchObject({ status: 'success', amount: before.order.amount, card: before.order.card, customer_id: 'cust-olena' });
+    expect(Date.parse(after.customer_erased_at)).toBe(clock.now);
+    expect(JSON.stringify(after.events)).not.toMatch(/olena@example\.com|Koval|\+380501234567/i);
+    // The saved card stays: the customer's standing choice, not a detail of the order.
+    expect((await stack.json('GET', '/api/customers/cust-olena/cards', 200, { admin: true })).cards).toHaveLength(1);
+    const kept = await stack.json('GET', `/api/orders/${young}`, 200, { admin: true });
+    expect(kept).toMatchObject({ customer_erased_at: null, order: { customer: { email: 'taras@example.com' } } });
+
+    const line = stack.logs.find((text) => text.includes('erased by age'))!;
+    expect(JSON.parse(line)).toMatchObject({ level: 'info', orders: 1, sessions: 1, personal_data_days: 30 });
+    expect(stack.logs.join('\n')).not.toMatch(/olena@example\.com/i);
+    const { changes } = await stack.json('GET', '/api/changes', 200, { admin: true });
+    expect(changes.filter((change: Json) => change.kind === 'customer')).toEqual([]);
+    // Nothing more due: no line.
+    expect((await stack.companion.companion.reconciler.runOnce()).erasedByAge).toBe(0);
+    expect(stack.logs.filter((text) => text.includes('erased by age'))).toHaveLength(1);
+  });
+
+  it('is off unless the option is set', async () => {
+    const clock = new TestClock(Date.now());
+    const stack = await open({ clock });
+    const old = await paidBy(stack, 'olena@example.com');
+    clock.advance(400 * 24 * 3_600_000);
+    expect((await stack.companion.companion.reconciler.runOnce()).erasedByAge).toBe(0);
+    expect((await stack.json('GET', `/api/orders/${old}`, 200, { admin: true })).order.customer.email).toBe('olena@example.com');
   });
 });

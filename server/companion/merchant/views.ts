@@ -194,7 +194,7 @@ export const OrderView = z.object({
   totals: TotalsView,
   operations: z.array(OperationView),
   events: z.array(EventView),
-  customer_erased_at: Timestamp.nullable().describe('When the customer’s details were erased from the order (POST /api/customers/erasures): it keeps its money, card mask and ids, and keeps none of the person’s details from what comes about it later; null when never'),
+  customer_erased_at: Timestamp.nullable().describe('When the customer’s details were erased from the order (POST /api/customers/erasures, or by age past personalDataDays): it keeps its money, card mask and ids, and keeps none of the person’s details from what comes about it later; null when never'),
   attempts: z
     .array(AttemptView)
     .describe('Every attempt of the order’s checkout session, first to last, this one included: where a declined attempt’s session was paid in the end'),
