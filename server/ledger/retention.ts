@@ -21,6 +21,8 @@ import type { LedgerContext, LedgerDb } from './context.js';
 import { eraseDecided, ORDERS_AT_ONCE, undecided } from './erasure.js';
 import type { Erased } from './erasure.js';
 import { parseInput } from './input.js';
+import { holdPassCursor, movePassCursor, readPassCursor, samePosition } from './pass-cursor.js';
+import type { PassPosition } from './pass-cursor.js';
 import type { AgedErasure, AgedErasureQuery } from './types.js';
 
 /** The setting that holds how far the erasure by age has looked, `<created_at> <order_id>`. */
@@ -34,16 +36,10 @@ export const UNDECIDED_LOOKED_AGAIN_MS = 10 * 60_000;
 
 const agedErasureInput = z.strictObject({ createdBefore: z.number().int().nonnegative(), limit: z.number().int().positive().max(10_000) });
 
-interface Position {
+/** An order at its turn: its position (created_at, order_id), its session, whether its details were erased already. */
+interface Due {
   readonly createdAt: number;
   readonly orderId: string;
-}
-
-/** Before every order. */
-const START: Position = { createdAt: -1, orderId: '' };
-
-/** An order at its turn: its position, its session, whether its details were erased already. */
-interface Due extends Position {
   readonly sessionId: string;
   readonly erased: boolean;
 }
@@ -71,7 +67,7 @@ export async function eraseAgedCustomerDetails(ctx: LedgerContext, input: AgedEr
   while (left > 0 && (await waitingDue(ctx.db, lookAgainBefore, 1)).length > 0) {
     const batch = Math.min(left, ORDERS_AT_ONCE);
     const looked = await ctx.db.transaction().execute(async (trx) => {
-      await holdCursor(trx);
+      await holdPassCursor(trx, CURSOR);
       const ids = await waitingDue(trx, lookAgainBefore, batch);
       const due = await dueOf(trx, ids);
       undecidedCount += await settle(ctx, trx, due, erased);
@@ -86,20 +82,21 @@ export async function eraseAgedCustomerDetails(ctx: LedgerContext, input: AgedEr
   }
 
   // The orders from where the last pass stopped.
-  let seen = await readCursor(ctx.db);
+  let seen = await readPassCursor(ctx.db, CURSOR);
   while (left > 0) {
     const batch = Math.min(left, ORDERS_AT_ONCE);
     const due = await ordersDue(ctx.db, seen, createdBefore, batch);
     if (due.length === 0) break;
     const looked = await ctx.db.transaction().execute(async (trx) => {
-      const from = await holdCursor(trx);
+      const from = await holdPassCursor(trx, CURSOR);
       // Another instance passed meanwhile: read again from where it stopped.
-      const turn = from.createdAt === seen.createdAt && from.orderId === seen.orderId ? due : await ordersDue(trx, from, createdBefore, batch);
+      const turn = samePosition(from, seen) ? due : await ordersDue(trx, from, createdBefore, batch);
       const last = turn.at(-1);
       if (!last) return { count: 0, last: from };
       undecidedCount += await settle(ctx, trx, turn, erased);
-      await trx.updateTable('ledger_settings').set({ value: `${last.createdAt} ${last.orderId}` }).where('key', '=', CURSOR).execute();
-      return { count: turn.length, last: { createdAt: last.createdAt, orderId: last.orderId } };
+      const reached = { at: last.createdAt, key: last.orderId };
+      await movePassCursor(trx, CURSOR, reached);
+      return { count: turn.length, last: reached };
     });
     left -= looked.count;
     seen = looked.last;
@@ -144,11 +141,11 @@ async function settle(ctx: LedgerContext, trx: LedgerDb, due: readonly Due[], er
 }
 
 /** Orders created before `createdBefore` after `from`, oldest first: the creation index, read from `from`. */
-async function ordersDue(db: LedgerDb, from: Position, createdBefore: number, limit: number): Promise<Due[]> {
+async function ordersDue(db: LedgerDb, from: PassPosition, createdBefore: number, limit: number): Promise<Due[]> {
   const rows = await db
     .selectFrom('payments')
     .select(['order_id', 'session_id', 'created_at'])
-    .where(sql<boolean>`(created_at, order_id) > (${from.createdAt}, ${from.orderId})`)
+    .where(sql<boolean>`(created_at, order_id) > (${from.at}, ${from.key})`)
     .where('created_at', '<', createdBefore)
     .orderBy('created_at')
     .orderBy('order_id')
@@ -178,26 +175,4 @@ async function withErasures(db: LedgerDb, rows: readonly { order_id: string; ses
 async function waitingDue(db: LedgerDb, before: number, limit: number): Promise<string[]> {
   const rows = await db.selectFrom('retention_waits').select('order_id').where('checked_at', '<=', before).orderBy('checked_at').orderBy('order_id').limit(limit).execute();
   return rows.map(({ order_id }) => order_id);
-}
-
-async function readCursor(db: LedgerDb): Promise<Position> {
-  const row = await db.selectFrom('ledger_settings').select('value').where('key', '=', CURSOR).executeTakeFirst();
-  return positionOf(row?.value);
-}
-
-/** The cursor, its row locked until the transaction ends (made at the first pass). */
-async function holdCursor(trx: LedgerDb): Promise<Position> {
-  const row = await trx
-    .insertInto('ledger_settings')
-    .values({ key: CURSOR, value: '' })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: (eb) => eb.ref('ledger_settings.value') }))
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return positionOf(row.value);
-}
-
-function positionOf(value: string | undefined): Position {
-  const space = value?.indexOf(' ') ?? -1;
-  if (!value || space < 0) return START;
-  return { createdAt: Number(value.slice(0, space)), orderId: value.slice(space + 1) };
 }

@@ -6,6 +6,8 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { parseInput } from './input.js';
+import { holdPassCursor, movePassCursor, readPassCursor, samePosition } from './pass-cursor.js';
+import type { PassPosition } from './pass-cursor.js';
 
 /**
  * How long an unpaid session is kept after it expired. A customer opening an old link, or
@@ -19,13 +21,6 @@ const CURSOR = 'session_sweep';
 
 const sweepLimit = z.strictObject({ limit: z.number().int().positive().max(10_000) });
 
-interface Position {
-  readonly expiresAt: number;
-  readonly id: string;
-}
-
-/** Before every session. */
-const START: Position = { expiresAt: -1, id: '' };
 
 /**
  * Deletes up to `limit` sessions expired more than ABANDONED_SESSION_KEPT_MS ago that have no
@@ -47,15 +42,15 @@ export async function sweepAbandonedSessions(ctx: LedgerContext, limit: number):
   const most = parseInput(sweepLimit, { limit }).limit;
   const cutoff = ctx.now() - ABANDONED_SESSION_KEPT_MS;
   // Most passes find nothing due: two reads, no write.
-  const seen = await readCursor(ctx.db);
+  const seen = await readPassCursor(ctx.db, CURSOR);
   const due = await sessionsDue(ctx.db, seen, cutoff, most);
   if (due.length === 0) return 0;
   return ctx.db.transaction().execute(async (trx) => {
-    const from = await holdCursor(trx);
-    const batch = from.expiresAt === seen.expiresAt && from.id === seen.id ? due : await sessionsDue(trx, from, cutoff, most);
+    const from = await holdPassCursor(trx, CURSOR);
+    const batch = samePosition(from, seen) ? due : await sessionsDue(trx, from, cutoff, most);
     const last = batch.at(-1);
     if (!last) return 0;
-    const ids = batch.map(({ id }) => id);
+    const ids = batch.map(({ key }) => key);
     const swept = await trx
       .deleteFrom('checkout_sessions')
       .where('id', 'in', ids)
@@ -68,48 +63,26 @@ export async function sweepAbandonedSessions(ctx: LedgerContext, limit: number):
       await trx.deleteFrom('no_card_sessions').where('session_id', 'in', sweptIds).execute();
       await trx.deleteFrom('fixed_end_sessions').where('session_id', 'in', sweptIds).execute();
     }
-    await trx.updateTable('ledger_settings').set({ value: `${last.expiresAt} ${last.id}` }).where('key', '=', CURSOR).execute();
+    await movePassCursor(trx, CURSOR, last);
     return swept.length;
   });
 }
 
 /** The sessions past the cutoff after `from`, oldest first (the expiry index, read from `from`). */
-async function sessionsDue(db: LedgerDb, from: Position, cutoff: number, limit: number): Promise<Position[]> {
+async function sessionsDue(db: LedgerDb, from: PassPosition, cutoff: number, limit: number): Promise<PassPosition[]> {
   const rows = await db
     .selectFrom('checkout_sessions')
     .select(['id', 'expires_at'])
-    .where(sql<boolean>`(expires_at, id) > (${from.expiresAt}, ${from.id})`)
+    .where(sql<boolean>`(expires_at, id) > (${from.at}, ${from.key})`)
     .where('expires_at', '<=', cutoff)
     .orderBy('expires_at')
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ expiresAt: Number(row.expires_at), id: row.id }));
+  return rows.map((row) => ({ at: Number(row.expires_at), key: row.id }));
 }
 
 /** The expiry before which every unpaid session is gone (0: the sweep has not run on this ledger). */
 export async function sweptUpTo(db: LedgerDb): Promise<number> {
-  return Math.max(0, (await readCursor(db)).expiresAt);
-}
-
-async function readCursor(db: LedgerDb): Promise<Position> {
-  const row = await db.selectFrom('ledger_settings').select('value').where('key', '=', CURSOR).executeTakeFirst();
-  return positionOf(row?.value);
-}
-
-/** The cursor, its row locked until the transaction ends (made at the first sweep). */
-async function holdCursor(trx: LedgerDb): Promise<Position> {
-  const row = await trx
-    .insertInto('ledger_settings')
-    .values({ key: CURSOR, value: '' })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: (eb) => eb.ref('ledger_settings.value') }))
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return positionOf(row.value);
-}
-
-function positionOf(value: string | undefined): Position {
-  const space = value?.indexOf(' ') ?? -1;
-  if (!value || space < 0) return START;
-  return { expiresAt: Number(value.slice(0, space)), id: value.slice(space + 1) };
+  return Math.max(0, (await readPassCursor(db, CURSOR)).at);
 }
