@@ -635,26 +635,7 @@ const erasedOrders: Migration = {
         end`.execute(db);
       return;
     }
-    await sql`create function payform_erased_order_event() returns trigger language plpgsql set search_path from current as $$
-      declare
-        kept text;
-      begin
-        if not exists (select 1 from payform_erased_orders where order_id = new.order_id) then
-          return new;
-        end if;
-        begin
-          -- jsonb cannot hold every JSON text (an escaped NUL, a lone surrogate, nesting past its depth): then no object is read.
-          kept := case when jsonb_typeof(new.body::jsonb) = 'object' then (
-            select coalesce(jsonb_object_agg(key, value), '{}'::jsonb)::text from jsonb_each(new.body::jsonb) where not (starts_with(key, 'customer_') and key <> 'customer_id')
-          ) end;
-        exception when others then
-          kept := null;
-        end;
-        new.body := coalesce(kept, case when strpos(new.body, 'customer_') > 0 then ${sql.lit(ERASED_BODY)} else new.body end);
-        -- The facts are the ledger's own JSON: its token's string emptied in the text, which never fails.
-        new.facts := regexp_replace(new.facts, '"(ccToken|ccTokenExpiration)":"(?:[^"\\\\]|\\\\.)*"', '"\\1":null', 'g');
-        return new;
-      end $$`.execute(db);
+    await sql`create function payform_erased_order_event() returns trigger language plpgsql set search_path from current as $$ ${erasedOrderEvent({ waitsForErasure: false })} $$`.execute(db);
     await briefly(db, 'payform_webhook_events', sql`create trigger payform_erased_order_events before insert on payform_webhook_events for each row execute function payform_erased_order_event()`);
   },
 };
@@ -686,28 +667,7 @@ const erasedOrderTokens: Migration = {
           update payform_payments set cc_token = null, cc_token_expiration = null where order_id = new.order_id;
         end`.execute(db);
     } else {
-      await sql`create or replace function payform_erased_order_event() returns trigger language plpgsql set search_path from current as $$
-        declare
-          kept text;
-        begin
-          -- Waits for an erasure of the order under way: the mark below is read after its commit.
-          perform 1 from payform_payments where order_id = new.order_id for key share;
-          if not exists (select 1 from payform_erased_orders where order_id = new.order_id) then
-            return new;
-          end if;
-          begin
-            -- jsonb cannot hold every JSON text (an escaped NUL, a lone surrogate, nesting past its depth): then no object is read.
-            kept := case when jsonb_typeof(new.body::jsonb) = 'object' then (
-              select coalesce(jsonb_object_agg(key, value), '{}'::jsonb)::text from jsonb_each(new.body::jsonb) where not (starts_with(key, 'customer_') and key <> 'customer_id')
-            ) end;
-          exception when others then
-            kept := null;
-          end;
-          new.body := coalesce(kept, case when strpos(new.body, 'customer_') > 0 then ${sql.lit(ERASED_BODY)} else new.body end);
-          -- The facts are the ledger's own JSON: its token's string emptied in the text, which never fails.
-          new.facts := regexp_replace(new.facts, '"(ccToken|ccTokenExpiration)":"(?:[^"\\\\]|\\\\.)*"', '"\\1":null', 'g');
-          return new;
-        end $$`.execute(db);
+      await sql`create or replace function payform_erased_order_event() returns trigger language plpgsql set search_path from current as $$ ${erasedOrderEvent({ waitsForErasure: true })} $$`.execute(db);
       await sql`create or replace function payform_erased_order_token() returns trigger language plpgsql set search_path from current as $$
         begin
           if exists (select 1 from payform_erased_orders where order_id = new.order_id) then
@@ -747,6 +707,36 @@ const retentionWaits: Migration = {
     await db.schema.createIndex('payform_retention_waits_checked').on('payform_retention_waits').columns(['checked_at', 'order_id']).execute();
   },
 };
+
+/**
+ * PostgreSQL: the body of the function 0026's trigger runs before an event is stored, which takes
+ * the customer out of an erased order's event. `waitsForErasure` (0027): first waits for an
+ * erasure of the order under way, so the mark is read after its commit.
+ */
+function erasedOrderEvent({ waitsForErasure }: { waitsForErasure: boolean }): RawBuilder<unknown> {
+  const wait = waitsForErasure ? sql`perform 1 from payform_payments where order_id = new.order_id for key share;` : sql``;
+  return sql`
+      declare
+        kept text;
+      begin
+        ${wait}
+        if not exists (select 1 from payform_erased_orders where order_id = new.order_id) then
+          return new;
+        end if;
+        begin
+          -- jsonb cannot hold every JSON text (an escaped NUL, a lone surrogate, nesting past its depth): then no object is read.
+          kept := case when jsonb_typeof(new.body::jsonb) = 'object' then (
+            select coalesce(jsonb_object_agg(key, value), '{}'::jsonb)::text from jsonb_each(new.body::jsonb) where not (starts_with(key, 'customer_') and key <> 'customer_id')
+          ) end;
+        exception when others then
+          kept := null;
+        end;
+        new.body := coalesce(kept, case when strpos(new.body, 'customer_') > 0 then ${sql.lit(ERASED_BODY)} else new.body end);
+        -- The facts are the ledger's own JSON: its token's string emptied in the text, which never fails.
+        new.facts := regexp_replace(new.facts, '"(ccToken|ccTokenExpiration)":"(?:[^"\\\\]|\\\\.)*"', '"\\1":null', 'g');
+        return new;
+      end`;
+}
 
 /** How long a lock on a busy table is waited for at each try, and between tries, and in all. */
 const LOCK_TRY_MS = 1_000;
