@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
+import { BearerToken } from './bearer-token.js';
 import type { GatewayClient } from '@payform/gateway';
 import type { BrandId } from '@payform/card/fields';
 import { describeIssues, parseWire, ServiceUrl } from '@payform/gateway/wire';
@@ -238,7 +239,7 @@ const Settings = z.object({
   // As PAYFORM_PUBLIC_URL is read: paths are appended to it (webhooks, 3-D Secure returns).
   publicUrl: ServiceUrl,
   basePath: BasePath.optional(),
-  adminToken: z.string().min(16, { error: 'must be at least 16 characters' }),
+  adminToken: BearerToken,
   allowedOrigins: z.array(Origin).optional(),
   sandboxOrigin: Origin.optional(),
   testMode: z.boolean().optional(),
@@ -291,7 +292,7 @@ const Settings = z.object({
         .min(1, { error: 'must list at least one network, or be true' }),
     ])
     .optional(),
-  metricsToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  metricsToken: BearerToken.optional(),
   widgetDir: z.string().min(1).optional(),
   backOffice: BackOfficeSettings.optional(),
 });

@@ -603,6 +603,20 @@ describe('createCompanion config', () => {
     const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
     const base = { ledger, gateway, gatewayApiSecret: TEST_PROJECT_DEFAULTS.apiSecret, publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
     expect(() => createCompanion({ ...base, adminToken: 'tiny-token' })).toThrow(/adminToken: must be at least 16 characters/);
+    // A token no HTTP client can send after `Bearer `: every merchant request would be 401, nothing said.
+    for (const [token, what] of [['correct horse battery staple', 'character 8 is a space'], ['€uro-token-0123456789', 'character 1 is a character outside ASCII'], ['tab\tseparated-admin-token', 'character 4 is a space']] as const) {
+      const refusal = (() => {
+        try {
+          createCompanion({ ...base, adminToken: token });
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'accepted';
+      })();
+      expect(refusal).toContain(`adminToken: must be one word of visible ASCII characters, as an Authorization header carries it: ${what}`);
+      expect(refusal).not.toContain(token);
+    }
+    expect(() => createCompanion({ ...base, metricsToken: 'metrics token with spaces' })).toThrow(/metricsToken: must be one word of visible ASCII characters.*character 8 is a space/);
     expect(() => createCompanion({ ...base, publicUrl: 'localhost' })).toThrow(/publicUrl/);
     // Nothing stands in for the token or the public URL of an app made by hand either.
     expect(() => createCompanion({ ...base, adminToken: undefined as never })).toThrow(/adminToken: is required/);

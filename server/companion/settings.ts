@@ -42,6 +42,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
 import * as z from 'zod';
+import { BearerToken } from './bearer-token.js';
 import { isQuotedSetting, nearestName, quotedSettingProblem } from '@payform/gateway';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
@@ -244,7 +245,7 @@ const Variables = z.object({
     .transform(Number)
     .pipe(z.number().refine((ms) => ms === 0 || (ms >= 100 && ms <= 3_600_000), { error: 'must be 0 (no limit) or 100 to 3600000 milliseconds' }))
     .optional(),
-  PAYFORM_ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  PAYFORM_ADMIN_TOKEN: BearerToken.optional(),
   PAYFORM_ALLOWED_ORIGINS: Origins.optional(),
   PAYFORM_SANDBOX_ORIGIN: Origin.optional(),
   PAYFORM_TEST_MODE: Flag.optional(),
@@ -263,7 +264,7 @@ const Variables = z.object({
   PAYFORM_PERSONAL_DATA_DAYS: PersonalDataDaysVariable.optional(),
   PAYFORM_TRUST_PROXY: TrustProxySetting.default(false),
   PAYFORM_RATE_LIMITS: RateLimitsSetting.optional(),
-  PAYFORM_METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  PAYFORM_METRICS_TOKEN: BearerToken.optional(),
   PAYFORM_METRICS_ADDRESS: z
     .string()
     .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/, { error: 'must be host:port, e.g. 127.0.0.1:9464' })

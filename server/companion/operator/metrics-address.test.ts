@@ -53,6 +53,8 @@ describe('PAYFORM_METRICS_ADDRESS', () => {
   it('is refused at start when it is not host:port', () => {
     expect(() => readCompanionConfig({ PAYFORM_METRICS_ADDRESS: '9464' })).toThrow(/PAYFORM_METRICS_ADDRESS: must be host:port/);
     expect(() => readCompanionConfig({ PAYFORM_METRICS_TOKEN: 'short' })).toThrow(/PAYFORM_METRICS_TOKEN: must be at least 16 characters/);
+    expect(() => readCompanionConfig({ PAYFORM_METRICS_TOKEN: 'a metrics token of words' })).toThrow(/PAYFORM_METRICS_TOKEN: must be one word of visible ASCII characters.*character 2 is a space/);
+    expect(() => readCompanionConfig({ PAYFORM_ADMIN_TOKEN: 'an admin token of words' })).toThrow(/PAYFORM_ADMIN_TOKEN: must be one word of visible ASCII characters.*character 3 is a space/);
     expect(readCompanionConfig({ PAYFORM_METRICS_ADDRESS: '[::1]:9464' }).metricsAddress).toEqual({ host: '::1', port: 9464 });
   });
 });
