@@ -935,6 +935,16 @@ describe('startCompanion', () => {
       },
     ]);
     expect(await lines(production)).toEqual([{ level: 'info', msg: `ledger: SQLite at ${join(dir, 'gone', 'payform.db')}` }]);
+    // In development, one made beside another ledger file is a path misspelt more likely than a first start.
+    const misspelt = { ...development, PAYFORM_DATABASE_URL: join(dir, 'nwe.db') };
+    expect(await lines(misspelt)).toEqual([
+      {
+        level: 'warn',
+        msg:
+          `ledger: SQLite at ${join(dir, 'nwe.db')}, new: made by this start, beside new.db in its folder: if that is this shop's ledger, PAYFORM_DATABASE_URL is misspelt, ` +
+          'and the payments taken before, and the webhooks about them, are there, not here',
+      },
+    ]);
   });
 
   it('says how to choose another port when its port is taken', async () => {
@@ -1081,6 +1091,17 @@ describe('startCompanion', () => {
     expect(existsSync(join(dir, 'missing'))).toBe(false);
   });
 
+  it('says a grace or request time under a second reads like seconds written as milliseconds', async () => {
+    const memory = memorySink();
+    const settings = readCompanionConfig({ PAYFORM_DATABASE_URL: join(dir, 'payform.db'), PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PORT: '0', PAYFORM_HOST: '127.0.0.1' });
+    await (await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }), shutdownGraceMs: 30, requestTimeoutMs: 45 })).close();
+    const warned = memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('milliseconds:'));
+    expect(warned).toEqual([
+      { level: 'warn', msg: 'shutdownGraceMs is 30 milliseconds: a stop gives up the payments still in flight after that, answered pending and left to reconciliation; if you meant 30 seconds, write 30000', time: expect.any(String) },
+      { level: 'warn', msg: 'requestTimeoutMs is 45 milliseconds: a request that takes longer to arrive whole is answered 408; if you meant 45 seconds, write 45000', time: expect.any(String) },
+    ]);
+  });
+
   it('refuses a timeout or grace option of the wrong type or out of range at once, naming the option and its rule', async () => {
     const mountable = readCompanionConfig({ PAYFORM_DATABASE_URL: join(dir, 'never-made', 'payform.db'), PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
     const refusal = (options: object) => composeCompanion(mountable, { gatewayBaseUrl: sandbox.url, ...options } as never);
@@ -1093,8 +1114,11 @@ describe('startCompanion', () => {
     await expect(refusal({ shutdownGraceMs: '1000', requestTimeoutMs: '5000' })).rejects.toThrow(
       new TypeError(
         'Invalid companion options: shutdownGraceMs must be a whole number of milliseconds from 0 to 2147483647, not a string: write 1000, without quotes; ' +
-          'requestTimeoutMs must be a whole number of milliseconds above 0, not a string: write 5000, without quotes',
+          'requestTimeoutMs is startCompanion’s, whose HTTP server it sets: mounted, requests reach the companion through your server, whose own timeouts apply (Node’s server.requestTimeout)',
       ),
+    );
+    await expect(startCompanion(readCompanionConfig({ PORT: '0' }), { requestTimeoutMs: '5000' } as never)).rejects.toThrow(
+      new TypeError('Invalid companion options: requestTimeoutMs must be a whole number of milliseconds above 0, not a string: write 5000, without quotes'),
     );
     await expect(refusal({ shutdownGraceMs: -1 })).rejects.toThrow(new TypeError('Invalid companion options: shutdownGraceMs must be a whole number of milliseconds from 0 to 2147483647 (it is -1)'));
     // Past what a timer can wait, Node fires it at once: close() would give up every payment in flight.

@@ -11,7 +11,8 @@
  *   });
  *   …; await companion.close();
  */
-import { resolve as resolvePath } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { basename, dirname, resolve as resolvePath } from 'node:path';
 import { createServer } from 'node:http';
 import type { Server, ServerOptions, ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
@@ -213,7 +214,23 @@ const MILLISECOND_OPTIONS: Readonly<Record<'gatewayTimeoutMs' | 'shutdownGraceMs
   requestTimeoutMs: { min: 1 },
 };
 
-function checkStartOptions(options: StartOptions): void {
+/** Below a second, a grace or a request's time is seconds written as milliseconds, more likely than meant. */
+const LIKELY_SECONDS_BELOW_MS = 1_000;
+
+/** The warnings of the millisecond options whose value reads like seconds (`shutdownGraceMs: 30`), one a line. */
+function secondsMeant(options: StartOptions): string[] {
+  const consequences = {
+    shutdownGraceMs: 'a stop gives up the payments still in flight after that, answered pending and left to reconciliation',
+    requestTimeoutMs: 'a request that takes longer to arrive whole is answered 408',
+  } as const;
+  return Object.entries(consequences).flatMap(([name, consequence]) => {
+    const ms = options[name as keyof typeof consequences];
+    if (ms === undefined || ms === 0 || ms >= LIKELY_SECONDS_BELOW_MS) return [];
+    return [`${name} is ${ms} milliseconds: ${consequence}; if you meant ${ms} seconds, write ${ms * 1000}`];
+  });
+}
+
+function checkStartOptions(options: StartOptions, caller: 'composeCompanion' | 'startCompanion'): void {
   // `composeCompanion(settings, '/payments')`: named as one mistake, not as each of its characters.
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(`Invalid companion options: the options must be an object, { basePath: '/payments', … }, not ${options === null ? 'null' : kindOf(options)}`);
@@ -226,7 +243,12 @@ function checkStartOptions(options: StartOptions): void {
     ...settingsHere.map((name) => `${name} is one of the settings, not an option: spread it into them, { ...readCompanionConfig(…), ${name}: … }`),
     ...unknownOptions(Object.fromEntries(Object.entries(options).filter(([name]) => !settingsHere.includes(name))), known),
     ...notFunctions(options, ['onPaymentEvent', 'extend', 'fetch', 'clock']),
-    ...Object.entries(MILLISECOND_OPTIONS).flatMap(([name, rule]) => millisecondsProblem(name, (options as Readonly<Record<string, unknown>>)[name], rule) ?? []),
+    ...Object.entries(MILLISECOND_OPTIONS).flatMap(([name, rule]) =>
+      // Only the server startCompanion makes times a request's arrival: mounted, the shop's server does.
+      name === 'requestTimeoutMs' && caller === 'composeCompanion' && options.requestTimeoutMs !== undefined
+        ? ['requestTimeoutMs is startCompanion’s, whose HTTP server it sets: mounted, requests reach the companion through your server, whose own timeouts apply (Node’s server.requestTimeout)']
+        : (millisecondsProblem(name, (options as Readonly<Record<string, unknown>>)[name], rule) ?? []),
+    ),
     // A base path the app would refuse after the ledger opened (and its lines were logged).
     ...(options.basePath === undefined || BasePath.safeParse(options.basePath).success ? [] : [`basePath must be a path such as /payments, not ${JSON.stringify(options.basePath)}`]),
   ];
@@ -274,7 +296,7 @@ export interface RunningCompanion extends ComposedCompanion {
 export async function composeCompanion(given: CompanionSettings | EnvironmentInput, options: StartOptions = {}): Promise<ComposedCompanion> {
   refuseDuringBuild('composeCompanion');
   const settings = companionSettingsOf(given, 'composeCompanion');
-  checkStartOptions(options);
+  checkStartOptions(options, 'composeCompanion');
   const missing = [
     ...(settings.adminTokenGenerated ? [{ variable: 'PAYFORM_ADMIN_TOKEN', what: 'the admin token (PAYFORM_ADMIN_TOKEN, at least 16 characters)' }] : []),
     ...(settings.publicUrlDerived && !options.publicUrl
@@ -337,7 +359,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   // the HOST beside it (SvelteKit's adapter-node and Nuxt read one) is nothing it would have read.
   const leftAlone = server ? settings.leftAlone : settings.leftAlone.filter(({ meant }) => meant !== 'PAYFORM_HOST');
   const notices = [...settings.deprecations, ...(leftAlone.length > 0 ? [leftAloneNotice(leftAlone)] : []), ...settings.warnings, ...(plainPublicUrl ? [plainPublicUrl] : [])];
-  for (const line of notices) logger.warn(line);
+  for (const line of [...notices, ...secondsMeant(options)]) logger.warn(line);
   const timeoutMs = options.gatewayTimeoutMs ?? settings.gatewayTimeoutMs;
   const gateway = new GatewayClient({
     baseUrl,
@@ -466,8 +488,27 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
 function logLedger(ledger: Ledger, settings: CompanionSettings, logger: Logger): void {
   const where = `ledger: ${ledger.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} at ${shownLedger(settings.databaseUrl)}`;
   if (!ledger.createdNow || settings.databaseUrl === ':memory:') return logger.info(where);
-  if (!settings.production) return logger.info(`${where}, new: made by this start`);
+  if (!settings.production) {
+    // In development a new ledger is the usual first start, but for one made beside another.
+    const beside = ledger.dialect === 'sqlite' ? ledgerFilesBeside(resolvePath(settings.databaseUrl)) : [];
+    if (beside.length === 0) return logger.info(`${where}, new: made by this start`);
+    return logger.warn(
+      `${where}, new: made by this start, beside ${beside.join(', ')} in its folder: if that is this shop's ledger, PAYFORM_DATABASE_URL is misspelt, and the payments taken before, and the webhooks about them, are there, not here`,
+    );
+  }
   logger.warn(`${where}, new: made by this start, it holds no payments. On a first start that is expected; otherwise the payments taken before are in another ledger: check PAYFORM_DATABASE_URL (and that the file or schema is still there)`);
+}
+
+/** The other SQLite files in the folder of `file` (a few, by name): where a misspelt path leaves the shop's ledger. */
+function ledgerFilesBeside(file: string): string[] {
+  try {
+    return readdirSync(dirname(file))
+      .filter((name) => /\.(db|sqlite3?)$/i.test(name) && name !== basename(file))
+      .sort()
+      .slice(0, 3);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -524,7 +565,7 @@ async function quietened(refused: { readonly lastAt: number }, quietMs: number, 
 export async function startCompanion(given: CompanionSettings | EnvironmentInput = readCompanionConfig(process.env), options: StartOptions = {}): Promise<RunningCompanion> {
   refuseDuringBuild('startCompanion');
   const settings = companionSettingsOf(given, 'startCompanion');
-  checkStartOptions(options);
+  checkStartOptions(options, 'startCompanion');
   const worker = clusterWorker();
   if (worker && settings.adminTokenGenerated) throw new TypeError(madeUpTokenInWorker(worker));
   if (settings.production && settings.publicUrlDerived && !options.publicUrl) {
