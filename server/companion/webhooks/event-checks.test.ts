@@ -92,6 +92,18 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect((await orderOf(stack, session.order_id)).operations).toEqual([]);
     });
 
+    it('an event about an order this ledger does not hold is kept unmatched, and said once a start as a ledger that may be the wrong one', async () => {
+      const stack = await openStack(backend);
+      const { event } = await pendingPurchase(stack);
+      const strangers = [randomUUID().replaceAll('-', '').slice(0, 20), randomUUID().replaceAll('-', '').slice(0, 20)];
+      for (const orderId of strangers) expect(await postOk(stack, { ...event, order_id: orderId, status: 'success', status_code: '1000' })).toMatchObject({ outcome: 'unmatched' });
+      const said = stack.logs.filter((line) => line.includes('an order this ledger does not hold'));
+      expect(said).toHaveLength(1);
+      expect(JSON.parse(said[0]!)).toMatchObject({ level: 'warn', order_id: strangers[0], msg: expect.stringContaining('check PAYFORM_DATABASE_URL') });
+      // One the ledger holds, kept unmatched for another reason, is not said so.
+      expect(stack.logs.filter((line) => line.includes('does not hold') && line.includes(event.order_id as string))).toEqual([]);
+    });
+
     it('an event naming another point of sale is kept unmatched, listed and logged, and never applied', async () => {
       const stack = await openStack(backend);
       const { orderId, event } = await pendingPurchase(stack);

@@ -87,6 +87,7 @@ export function webhookRoutes(secrets: WebhookSecrets, background: InFlight): Ho
   const webhooks = new Hono<CompanionEnv>();
   const refused = signatureRefusals();
   const byPrevious = previousSecretTaken();
+  let unknownOrderSaid = false;
 
   webhooks.post('/gateway', async (c) => {
     const { ledger, reactions, options, gateway, metrics } = c.get('services');
@@ -115,6 +116,16 @@ export function webhookRoutes(secrets: WebhookSecrets, background: InFlight): Ho
         order_id: read.orderId,
         transaction_id: read.transactionId,
       });
+    }
+    const unmatched = ingest.isNew && ingest.event.outcome === 'unmatched' && !read.recurring && !read.unreadable && read.otherPosId === undefined;
+    if (unmatched && !unknownOrderSaid && (await ledger.getPayment(ingest.event.orderId)) === undefined) {
+      // Once a start: the ledger running is not the one that took the payment (a path or URL
+      // misspelt), or the gateway project is another shop's too, where it is expected.
+      unknownOrderSaid = true;
+      log.warn(
+        'a webhook about an order this ledger does not hold was stored unmatched (said once a start; the back office lists them): if this shop took it, this companion runs on another ledger than the one that did, check PAYFORM_DATABASE_URL; an order of another shop on the same gateway project is expected',
+        { order_id: ingest.event.orderId },
+      );
     }
     log.info('webhook received', {
       order_id: ingest.event.orderId,
