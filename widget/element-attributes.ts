@@ -12,14 +12,15 @@ export interface CheckoutAttributes {
   /** Language of the element; defaults to the closest `lang` up the page. */
   lang?: string | undefined;
   /**
-   * How often a pending payment is polled, ms. A property, not an attribute: set it by its own
+   * How often a pending payment is polled, ms, from 20 to 60 000 (another value is the default,
+   * 2000, and the console says so). A property, not an attribute: set it by its own
    * name — Vue's `:pollInterval`, Svelte's `pollInterval={…}`. (Vue sets `:poll-interval` as an
    * attribute, which the element does not read.)
    */
   pollInterval?: number | undefined;
-  /** How long at most a pending payment is polled, ms; a property, as `pollInterval` (Vue: `:pollTimeout`). */
+  /** How long at most a pending payment is polled, ms, from 0 to 3 600 000; a property, as `pollInterval` (Vue: `:pollTimeout`). */
   pollTimeout?: number | undefined;
-  /** How long the element waits for a `session` its page sets late, ms, before it says none was set; a property, as `pollInterval` (Vue: `:sessionWait`). */
+  /** How long the element waits for a `session` its page sets late, ms, from 0 to 600 000, before it says none was set; a property, as `pollInterval` (Vue: `:sessionWait`). */
   sessionWait?: number | undefined;
 }
 

@@ -75,12 +75,15 @@ export abstract class CheckoutElement extends LitElement {
   /** Reflected while a payment is in flight or being confirmed. */
   processing = false;
 
-  /** How often a pending payment is polled, and for how long at most (ms). */
+  /**
+   * How often a pending payment is polled, and for how long at most (ms: from 20 to 60 000, and
+   * from 0 to 3 600 000). Any other value is the default, and the console says so (paying.ts, `timing`).
+   */
   pollInterval = 2000;
   pollTimeout = 60_000;
   /**
-   * How long the element waits for a `session` its page sets late (ms) before it says none was
-   * set; read while it waits, so a change then counts from when the wait began.
+   * How long the element waits for a `session` its page sets late (ms, from 0 to 600 000) before
+   * it says none was set; read while it waits, so a change then counts from when the wait began.
    */
   sessionWait = 10_000;
 
@@ -182,7 +185,10 @@ export abstract class CheckoutElement extends LitElement {
     // wait is looked at every tenth of a second: a page may lengthen or shorten it meanwhile.
     // Loading meanwhile: a session taken away leaves no form to pay it with.
     this.phase = 'loading';
-    if (!this.session && Date.now() - since < this.sessionWait) return void setTimeout(() => run === this.#run && this.load(since), 100);
+    // A sessionWait that is no number of ms from 0 to ten minutes ("10s", NaN, Infinity) waits the
+    // default 10 s, not none or for ever; the paying chunk says so (paying.ts, `timing`).
+    const wait = this.sessionWait ?? 1e4;
+    if (!this.session && Date.now() - since < (wait >= 0 && wait <= 6e5 ? wait : 1e4)) return void setTimeout(() => run === this.#run && this.load(since), 100);
     this.say('');
     try {
       // The form shows up in its language, not in English first.

@@ -105,6 +105,7 @@ export function ready(element: CheckoutElement): void {
     // Last: it hears the words every other controller leaves in the live region for this update.
     sayOnce(element);
   }
+  checkTimings(element);
   // Back from the bank or the hosted page to an element ready to pay another session: said
   // (diagnose.ts), here rather than in the bundle every page loads first.
   if (element.view && location.search.includes('checkout_session=')) void import('./diagnose.js').then((module) => module.returnedElsewhere(element), () => {});
@@ -1053,7 +1054,7 @@ export async function settled(element: CheckoutElement, current: () => boolean):
       if (view) return echoes.set(element, view), view;
       continue;
     }
-    const view = await polled(element, leads, element.pollInterval, element.pollTimeout);
+    const view = await polled(element, leads, timing(element, 'pollInterval'), timing(element, 'pollTimeout'));
     if (view) return wake(session, view), view;
     if (!leads()) continue;
     // Still pending after polling: a challenge left unfinished is the likeliest reason. Its
@@ -1258,6 +1259,56 @@ function tellConnection(element: CheckoutElement): void {
 for (const type of ['offline', 'online']) addEventListener(type, () => shown.forEach(tellConnection));
 
 /**
+ * The element's timings, in ms, each with the least and most it may be and its default. A page may
+ * set them to anything (`Object.assign(form, settings)`, a framework's prop): "2s" or 0 once
+ * polled a pending payment as fast as the browser could, for an hour. checkout-element.ts waits
+ * for a session by the same bounds of sessionWait, before this chunk has come.
+ */
+const TIMINGS = {
+  pollInterval: [20, 60_000, 2_000],
+  pollTimeout: [0, 3_600_000, 60_000],
+  sessionWait: [0, 600_000, 10_000],
+} as const;
+
+/** What the developer was told of a timing that is none: once a page. */
+const mistimed = new Set<string>();
+
+/**
+ * `element`'s timing `name`: what the page set when it is a number of ms within bounds (or its
+ * digits, as a string: Number reads them, as the comparisons that used it always did); unset
+ * (undefined, null: a framework's optional prop before its data) the default; else the default
+ * too, and the developer told once what to set.
+ */
+export function timing(element: CheckoutElement, name: keyof typeof TIMINGS): number {
+  const [least, most, otherwise] = TIMINGS[name];
+  const value: unknown = element[name];
+  // Number() throws at a symbol: that is no number either.
+  const ms = Number(typeof value === 'symbol' ? NaN : value);
+  if (value == null) return otherwise;
+  if (ms >= least && ms <= most) return ms;
+  mistime(`<${element.localName}>: ${name} is milliseconds, a number from ${least} to ${most}: ${typeof value === 'string' ? `"${value}"` : String(value)} is none; using ${otherwise}`);
+  return otherwise;
+}
+
+/** Says `said` to the developer, once a page. */
+function mistime(said: string): void {
+  if (!mistimed.has(said)) console.error(said);
+  mistimed.add(said);
+}
+
+/** Each timing checked as the element shows, whether or not a payment of it is ever polled. */
+function checkTimings(element: CheckoutElement): void {
+  for (const name of Object.keys(TIMINGS) as (keyof typeof TIMINGS)[]) timing(element, name);
+}
+
+/**
+ * The least wait between two reads of an outcome, whatever asked for less (or for no number):
+ * never a loop of requests. The most a timer can wait: longer, the browser fires it at once.
+ */
+const NAP_LEAST = 20;
+const NAP_MOST = 2 ** 31 - 1;
+
+/**
  * Waits `interval` before the next read of an outcome; offline, until the connection is back,
  * and back online, not a moment longer: no read is spent on a network that is not there, and
  * the customer is not kept waiting for a timer (30 s once polling gave up) once it is.
@@ -1269,7 +1320,8 @@ const nap = (interval: number): Promise<void> =>
       removeEventListener('online', wake);
       resolve();
     };
-    const timer = navigator.onLine ? setTimeout(wake, interval) : undefined;
+    // NaN, which compares false, waits the least too.
+    const timer = navigator.onLine ? setTimeout(wake, interval > NAP_LEAST ? Math.min(interval, NAP_MOST) : NAP_LEAST) : undefined;
     addEventListener('online', wake);
   });
 
@@ -1324,7 +1376,7 @@ export async function readAgain(element: CheckoutElement, error: unknown, curren
 
 /** `readAgain`'s reads by one element: true once the companion answers, false when it stayed away. */
 async function reread(element: CheckoutElement, current: () => boolean): Promise<boolean | undefined> {
-  const { pollInterval, pollTimeout } = element;
+  const [pollInterval, pollTimeout] = [timing(element, 'pollInterval'), timing(element, 'pollTimeout')];
   for (let wait = pollInterval / 2, until = Date.now() + pollTimeout / 2; Date.now() < until; wait = Math.min(wait * 2, pollInterval * 4)) {
     await nap(wait);
     if (!current()) return undefined;
@@ -1366,7 +1418,7 @@ const WATCH_FOR = 3_600_000;
  * customer is left on "still being confirmed": read every 15 polls' time, for an hour at most.
  */
 async function watch(element: CheckoutElement, current: () => boolean): Promise<void> {
-  const view = await polled(element, current, element.pollInterval * WATCH_SLOWER, WATCH_FOR);
+  const view = await polled(element, current, timing(element, 'pollInterval') * WATCH_SLOWER, WATCH_FOR);
   if (!view || !current()) return;
   wake(element.session, view);
   // Focus that was in the element (on the message, or "Check again") stays in it as it changes.
@@ -1658,7 +1710,8 @@ async function paidAway(form: Form, session: string, { status, order_id, payment
     const away = (): boolean => form.session !== session;
     // What reads the replaced session: diagnose.ts names the element by its localName.
     const replaced: Caller = { session, endpoint: form.endpoint, localName: form.localName };
-    const view = (await polled(replaced, away, form.pollInterval, form.pollTimeout)) ?? (await polled(replaced, away, form.pollInterval * WATCH_SLOWER, WATCH_FOR));
+    const interval = timing(form, 'pollInterval');
+    const view = (await polled(replaced, away, interval, timing(form, 'pollTimeout'))) ?? (await polled(replaced, away, interval * WATCH_SLOWER, WATCH_FOR));
     paid = view?.status === 'success' && away();
   }
   if (paid) emit(form, 'pay-success', { orderId: order_id ?? orderId, paymentId: payment_id });
