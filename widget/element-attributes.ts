@@ -15,7 +15,7 @@ export interface CheckoutAttributes {
    * How often a pending payment is polled, ms, from 20 to 60 000 (another value is the default,
    * 2000, and the console says so). A property, not an attribute: set it by its own
    * name — Vue's `:pollInterval`, Svelte's `pollInterval={…}`. (Vue sets `:poll-interval` as an
-   * attribute, which the element does not read.)
+   * attribute, which the element does not read, and the console says so.)
    */
   pollInterval?: number | undefined;
   /** How long at most a pending payment is polled, ms, from 0 to 3 600 000; a property, as `pollInterval` (Vue: `:pollTimeout`). */

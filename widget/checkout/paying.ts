@@ -1296,9 +1296,18 @@ function mistime(said: string): void {
   mistimed.add(said);
 }
 
-/** Each timing checked as the element shows, whether or not a payment of it is ever polled. */
+/**
+ * Each timing checked as the element shows, whether or not a payment of it is ever polled; and
+ * one given as an attribute (`poll-interval="2000"`, Vue's `:poll-interval`), which the element
+ * does not read: they are properties only, set by their own names.
+ */
 function checkTimings(element: CheckoutElement): void {
-  for (const name of Object.keys(TIMINGS) as (keyof typeof TIMINGS)[]) timing(element, name);
+  for (const name of Object.keys(TIMINGS) as (keyof typeof TIMINGS)[]) {
+    timing(element, name);
+    // HTML's attribute names are lowercase: `pollInterval="…"` is `pollinterval`, and so looked for.
+    const attribute = [name.replace(/[A-Z]/g, (upper) => `-${upper.toLowerCase()}`), name].find((each) => element.hasAttribute(each));
+    if (attribute) mistime(`<${element.localName}>: ${attribute} is no attribute of <${element.localName}>, so it is not read: set the element's ${name} property (Vue: :${name}, Svelte: ${name}={…}, Lit: .${name})`);
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { CheckoutElement } from './checkout-element.js';
 import { collectFingerprint } from './fingerprint.js';
 import { createSession } from '../test/checkout-fixture.js';
-import { json, message, record, watchConsoleErrors, watchFetch, yearAhead } from '../test/harness.js';
+import { json, message, mount, record, watchConsoleErrors, watchFetch, yearAhead } from '../test/harness.js';
 import '../index.js';
 
 type Timings = Partial<Record<'pollInterval' | 'pollTimeout' | 'sessionWait', unknown>>;
@@ -128,5 +128,14 @@ describe('timings a page sets', () => {
     await waitUntil(() => errors.length > 0, 'the console says nothing');
     expect(failures).to.deep.equal([]);
     expect(errors).to.deep.equal([mistimed('pay-form', 'sessionWait', '0 to 600000', '"10s"', 10000)]);
+  });
+
+  it('says a timing given as an attribute is not read, and names the property', async () => {
+    await mount({}, { 'poll-interval': '5000', sessionwait: '1' });
+    await waitUntil(() => errors.length >= 2, `the console says: ${errors.join(' | ')}`);
+    expect(errors).to.have.members([
+      "<pay-form>: poll-interval is no attribute of <pay-form>, so it is not read: set the element's pollInterval property (Vue: :pollInterval, Svelte: pollInterval={…}, Lit: .pollInterval)",
+      "<pay-form>: sessionWait is no attribute of <pay-form>, so it is not read: set the element's sessionWait property (Vue: :sessionWait, Svelte: sessionWait={…}, Lit: .sessionWait)",
+    ]);
   });
 });
