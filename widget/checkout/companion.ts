@@ -105,7 +105,9 @@ export const unloaded = (element: Pick<Element, 'localName'>, error: unknown): P
  * when it cannot load for the page).
  */
 export async function call<T>(element: Caller, path: string, post: RequestInit | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
-  const endpoint = element.endpoint || SCRIPT_ORIGIN || origin;
+  // A string, whatever the page set: a URL object is its address; anything else, an address
+  // diagnose.ts refuses by name, not a TypeError told as the server's.
+  const endpoint = `${element.endpoint || SCRIPT_ORIGIN || origin}`;
   const url = `${endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(element.session)}${path}`;
   // No session to read, none asked for: diagnose.ts names the attribute, without a 404 in the console and the log first.
   const response = element.session || post ? await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined) : undefined;

@@ -584,6 +584,21 @@ describe('<pay-form> when things go wrong', () => {
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`, `<pay-form>: ${named.detail.reason}`]);
     });
 
+    it('takes an endpoint given as a URL object, and names one that is no address at all', async () => {
+      // `endpoint={new URL('/payments', shopOrigin)}`: once a TypeError, told the customer as the server's error, and the developer nothing.
+      const { companion_url, id: session } = await openCheckout({ merchant: 'visa-mastercard' });
+      const form = document.createElement('pay-form');
+      form.session = session;
+      form.endpoint = new URL(companion_url) as unknown as string;
+      const ready = oneEvent(form, 'pay-ready');
+      await fixture(form);
+      await ready;
+      const { detail } = await failAt({ port: 3000 } as unknown as string, session);
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.match(/^endpoint "\[object Object\]" is not an address: give <pay-form endpoint> with its scheme/);
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    });
+
     it('names the endpoint on the console when nothing answers there; the customer hears it is tried again', async () => {
       const warnings: string[] = [];
       const real = console.warn;
