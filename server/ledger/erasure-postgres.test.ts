@@ -132,6 +132,32 @@ withTestDatabase((url) => {
     }
   });
 
+  it('lets two instances store events of one order at once, each then locking its payment: the erasure’s lock waits for neither', async () => {
+    const charge = await paidWithWebhook();
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      const insert = (session: pg.Client, id: string) =>
+        session.query("insert into payform_webhook_events (id, method, status, order_id, body, facts, received_at, tried_at, outcome) values ($1, 'refund', 'success', $2, '{}', '{}', 1, 1, 'unmatched')", [id, charge.orderId]);
+      const lock = (session: pg.Client) => session.query('select 1 from payform_payments where order_id = $1 for update', [charge.orderId]);
+      for (const session of [client, other]) {
+        await session.query(`set search_path to "${schema}"`);
+        await session.query('begin');
+      }
+      await insert(client, 'first');
+      await insert(other, 'second');
+      // As a refund's webhook goes on: its payment locked. Neither insert holds the row.
+      await lock(client);
+      const second = lock(other);
+      await client.query('commit');
+      await second;
+      await other.query('commit');
+      expect((await client.query('select id from payform_webhook_events where id in ($1, $2) order by id', ['first', 'second'])).rows).toEqual([{ id: 'first' }, { id: 'second' }]);
+    } finally {
+      await other.end();
+    }
+  });
+
   it('strips an event another session stores, whatever its search_path, and one whose body jsonb cannot hold', async () => {
     const charge = await paidOrder(ledger, { customer: olena, customerId: 'cust-olena', amount: 900, currency: 'UAH' }, { paymentId: 'pay-restore' });
     await ledger.eraseCustomer({ customerId: 'cust-olena' });

@@ -79,6 +79,7 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
     if (orders.length === 0) break;
     if (round === ROUNDS) throw inFlight(orders.map(({ order_id }) => order_id), erased);
   }
+  await eraseLateArrivals(ctx, erased);
   const cards = request.customerId === undefined ? 0 : Number((await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', request.customerId).executeTakeFirst()).numDeletedRows);
   return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards, otherCustomerIds: customerIds, walKept: ctx.dialect === 'sqlite' && !(await emptyWal(ctx)) };
 }
@@ -92,7 +93,7 @@ export interface Erased {
 
 /** Erases the orders of `chunk` in one transaction, each checked again under its lock; adds them to `erased`. */
 async function eraseOrders(ctx: LedgerContext, chunk: readonly ErasedOrder[], erased: Erased): Promise<void> {
-  const done = await ctx.db.transaction().execute(async (trx) => {
+  const done = await runAgainWhenBroken(ctx, async (trx) => {
     // Under the lock (SQLite's write lock; PostgreSQL's on these rows): what was decided stays so until the commit.
     const changed = await undecided(ctx, trx, chunk.map(({ order_id }) => order_id), true);
     if (changed.length > 0) throw inFlight(changed, erased);
@@ -119,7 +120,13 @@ export interface ErasedOrder {
 export async function eraseDecided(ctx: LedgerContext, trx: LedgerDb, chunk: readonly ErasedOrder[]): Promise<{ sessions: number; events: number }> {
   const ids = chunk.map(({ order_id }) => order_id);
   if (ids.length === 0) return { sessions: 0, events: 0 };
-  await trx.updateTable('payments').set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null }).where('order_id', 'in', ids).execute();
+  await trx
+    .updateTable('payments')
+    .set({ customer: NO_DETAILS, cc_token: null, cc_token_expiration: null })
+    .where('order_id', 'in', ids)
+    // An order with nothing to erase (erased before, or never given details) is not written again.
+    .where((eb) => eb.or([eb('customer', '<>', NO_DETAILS), eb('cc_token', 'is not', null), eb('cc_token_expiration', 'is not', null)]))
+    .execute();
   // Marked: whatever is written about them later keeps none of this, whoever writes it (migrations 0026 and 0027's triggers).
   const now = ctx.now();
   await trx
@@ -205,6 +212,43 @@ export async function undecided(ctx: LedgerContext, db: LedgerDb, orderIds: read
 /** PostgreSQL: locks the payments of `ids` until the transaction ends, in the order of their ids, as every erasure takes them: none waits for another in a circle. */
 async function lockOrders(ctx: LedgerContext, db: LedgerDb, ids: readonly string[]): Promise<void> {
   await db.selectFrom('payments').select('order_id').where('order_id', 'in', ids).orderBy('order_id').$call(lockingRead(ctx)).execute();
+}
+
+/**
+ * PostgreSQL broke a deadlock the batch was in (a webhook group holding an order of it and waiting
+ * for another it holds), or a serialization: rolled back whole, the batch runs again, a few times.
+ */
+const RUN_AGAIN_CODES = new Set(['40P01', '40001']);
+const TRIES = 3;
+
+async function runAgainWhenBroken<T>(ctx: LedgerContext, work: (trx: LedgerDb) => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await ctx.db.transaction().execute(work);
+    } catch (error) {
+      if (tries === TRIES || !RUN_AGAIN_CODES.has(String((error as { code?: unknown } | null)?.code))) throw error;
+    }
+  }
+}
+
+/**
+ * PostgreSQL reads what others committed before each statement: an event about an order stored
+ * while the erasure's batch was open saw no mark (migration 0026's trigger let its customer
+ * through), and was not seen by the batch. Every event's insert holds its order's shared advisory
+ * lock until its transaction ends (migration 0027): once the marks are committed, taking each
+ * order's lock (one at a time, holding nothing else: no writer can wait for it in a circle) waits
+ * for every such event to be committed, and what they stored is taken out. An event stored after
+ * sees the mark. A card token they wrote is dropped by 0027's trigger.
+ */
+export async function eraseLateArrivals(ctx: LedgerContext, erased: Erased): Promise<void> {
+  if (ctx.dialect !== 'postgres') return;
+  for (const orderId of erased.orderIds) {
+    await ctx.db.transaction().execute((trx) => sql`select pg_advisory_xact_lock(hashtextextended(${orderId}, 0))`.execute(trx));
+  }
+  for (let at = 0; at < erased.orderIds.length; at += ORDERS_AT_ONCE) {
+    const ids = erased.orderIds.slice(at, at + ORDERS_AT_ONCE);
+    erased.events += await ctx.db.transaction().execute((trx) => eraseFromEvents(trx, ids));
+  }
 }
 
 /** Drops the `customer_*` fields (but the merchant's own customer id) from the stored events of `orderIds`: how many changed. */

@@ -645,14 +645,17 @@ const erasedOrders: Migration = {
  * its payment a card token again. On PostgreSQL each statement reads what was committed before
  * it: a webhook stored while the erasure's transaction was open saw no mark (0026's trigger let
  * its customer through), and an UPDATE that waited for the payment's lock wrote the token by what
- * it had read before. The erasure then had to go over what came meanwhile, locking the payments
- * again — and lost that race when the waiting webhook took the lock after its second look.
+ * it had read before. The erasure then went over what came meanwhile, locking the payments again
+ * — and lost that race when the waiting webhook took the lock after its second look.
  *
- * So the database decides it, once the erasure is over: the event's trigger first takes the
- * payment's row in KEY SHARE (the lock a foreign key takes; only an erasure's FOR UPDATE waits
- * for it, and waits on it), then reads the mark, by a statement of its own, after that
- * erasure's commit. A payment's card token is dropped by a trigger whenever it changes on an
- * erased order: it runs on the row as locked, after the erasure that held it. SQLite writes one
+ * The event's trigger now takes a shared advisory lock of the order until its transaction ends,
+ * then reads the mark: once the erasure has committed its marks, it waits for those locks to be
+ * let go (erasure.ts, `eraseLateArrivals`), so every event stored without seeing the mark is
+ * committed, and taken apart, by then. Shared locks never wait for one another: webhooks of one
+ * order wait for nothing more than before. A card token written to an erased order is dropped by
+ * a trigger after the row's update, by a statement of its own that sees the mark however long
+ * the update waited for the row; only an update that changes the token runs it, and it locks
+ * nothing more (a BEFORE trigger locks every updated row again first). SQLite writes one
  * transaction at a time: its token trigger is for every other writer (a process of the build
  * before on the same file, the sqlite3 shell). Tokens given back before are taken out.
  */
@@ -671,15 +674,14 @@ const erasedOrderTokens: Migration = {
       await sql`create or replace function payform_erased_order_token() returns trigger language plpgsql set search_path from current as $$
         begin
           if exists (select 1 from payform_erased_orders where order_id = new.order_id) then
-            new.cc_token := null;
-            new.cc_token_expiration := null;
+            update payform_payments set cc_token = null, cc_token_expiration = null where order_id = new.order_id;
           end if;
-          return new;
+          return null;
         end $$`.execute(db);
       await briefly(
         db,
         'payform_payments',
-        sql`create trigger payform_erased_order_tokens before update of cc_token, cc_token_expiration on payform_payments for each row
+        sql`create trigger payform_erased_order_tokens after update of cc_token, cc_token_expiration on payform_payments for each row
           when ((${sql.raw(changed)}) and (new.cc_token is distinct from old.cc_token or new.cc_token_expiration is distinct from old.cc_token_expiration))
           execute function payform_erased_order_token()`,
       );
@@ -710,11 +712,13 @@ const retentionWaits: Migration = {
 
 /**
  * PostgreSQL: the body of the function 0026's trigger runs before an event is stored, which takes
- * the customer out of an erased order's event. `waitsForErasure` (0027): first waits for an
- * erasure of the order under way, so the mark is read after its commit.
+ * the customer out of an erased order's event (without `waitsForErasure`, 0026's as released: keep
+ * it so). `waitsForErasure` (0027): first holds the order's shared advisory lock to the end of its
+ * transaction, which an erasure waits to be let go of once its marks are committed.
  */
 function erasedOrderEvent({ waitsForErasure }: { waitsForErasure: boolean }): RawBuilder<unknown> {
-  const wait = waitsForErasure ? sql`perform 1 from payform_payments where order_id = new.order_id for key share;` : sql``;
+  // The order's key, whatever the schema (erasure.ts's `waitForWriters` takes the same).
+  const wait = waitsForErasure ? sql`perform pg_advisory_xact_lock_shared(hashtextextended(new.order_id, 0));` : sql``;
   return sql`
       declare
         kept text;
@@ -761,8 +765,10 @@ async function briefly(db: Kysely<unknown>, table: string, statement: RawBuilder
       await sql`select set_config('lock_timeout', ${rows[0]!.was}, true)`.execute(db);
       return;
     } catch (error) {
-      // 55P03: lock_not_available, its lock_timeout.
-      if ((error as { code?: unknown }).code !== '55P03') throw error;
+      // 55P03: lock_not_available, its lock_timeout; 40P01: a deadlock PostgreSQL broke with a writer
+      // that waits for a lock an earlier migration of this upgrade took.
+      const code = (error as { code?: unknown }).code;
+      if (code !== '55P03' && code !== '40P01') throw error;
       await sql`rollback to savepoint payform_briefly`.execute(db);
       if (tries === LOCK_TRIES) throw new Error(`${table} stayed locked through ${LOCK_TRIES} tries a second apart: ${await lockHolders(db, table)}`, { cause: error });
       await sleep(LOCK_TRY_MS);

@@ -1,6 +1,6 @@
 // Payments, one per order id, moved forward only.
 import { sql } from 'kysely';
-import type { ExpressionBuilder, QueryCreator } from 'kysely';
+import type { ExpressionBuilder, QueryCreator, SqlBool } from 'kysely';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
 import { flagDiscrepancy, heldForWhatWasPaid } from './discrepancies.js';
@@ -35,12 +35,15 @@ const detailColumns = [
   'transaction_id',
   'cc_mask',
   'card_brand',
-  'cc_token',
-  'cc_token_expiration',
   'user_action_url',
   'checkout_url',
   'receipt_url',
 ] as const satisfies readonly (keyof PaymentDetailColumns)[];
+
+const cardTokenColumns = ['cc_token', 'cc_token_expiration'] as const satisfies readonly (keyof PaymentDetailColumns)[];
+
+/** SQL: the payment's order is one whose customer's details were erased (erasure.ts). */
+const erased = sql<SqlBool>`exists (select 1 from ${sql.table('erased_orders')} as e where e.order_id = ${sql.ref('payments.order_id')})`;
 
 export type UpdateArgs = { [K in keyof PaymentDetailColumns]: PaymentDetailColumns[K] | null } & {
   orderId: string;
@@ -88,6 +91,8 @@ export function guardedUpdate(db: QueryCreator<LedgerTables>, step: Step, slot: 
     .updateTable('payments')
     .set((eb) => ({
       ...Object.fromEntries(detailColumns.map((column) => [column, eb.fn.coalesce(eb.val(slot(column)), eb.ref(column))])),
+      // The card token is the customer's: an order whose details were erased never takes one back.
+      ...Object.fromEntries(cardTokenColumns.map((column) => [column, sql<string | null>`case when ${erased} then null else coalesce(${slot(column)}, ${sql.ref(column)}) end`])),
       ...(step === 'advanced' ? { status: slot('status'), status_code: successOwn('status_code'), status_description: successOwn('status_description') } : {}),
       updated_at: slot('now'),
       last_seen_at: slot('now'),

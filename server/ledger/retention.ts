@@ -18,7 +18,7 @@ import { setImmediate as loopTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { LedgerContext, LedgerDb } from './context.js';
-import { eraseDecided, ORDERS_AT_ONCE, undecided } from './erasure.js';
+import { eraseDecided, eraseLateArrivals, ORDERS_AT_ONCE, undecided } from './erasure.js';
 import type { Erased } from './erasure.js';
 import { parseInput } from './input.js';
 import { holdPassCursor, movePassCursor, readPassCursor, samePosition } from './pass-cursor.js';
@@ -104,6 +104,7 @@ export async function eraseAgedCustomerDetails(ctx: LedgerContext, input: AgedEr
     await loopTurn();
   }
 
+  await eraseLateArrivals(ctx, erased);
   return { orderIds: erased.orderIds, sessions: erased.sessions, events: erased.events, undecided: undecidedCount };
 }
 
