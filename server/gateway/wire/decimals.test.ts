@@ -106,6 +106,9 @@ describe('RequestAmount', () => {
   it('takes a JSON number only, as payform’s client sends it: a string a number holds is refused for being one', () => {
     for (const amount of ['0.01', '10.10', '9999999999999.99', '10000000000000']) expect(reasonFor(amount), amount).toBe('must be a number');
     expect(reasonFor('1e2')).toBe('must be a plain decimal number');
+    // A JSON number JavaScript writes with an exponent is said for what is wrong with it, not for its spelling.
+    for (const amount of [1e-7, -1e-9]) expect(reasonFor(amount), String(amount)).toBe('must have at most 2 decimal digits');
+    expect(reasonFor(1e21)).toBe('must be at most 9999999999999.99');
     // More fraction digits than the wire takes, as written, whatever number it holds.
     for (const amount of ['0.100000000000000000001', '10.105', '10.100']) expect(reasonFor(amount), amount).toBe('must have at most 2 decimal digits');
     for (const amount of [null, true, {}]) expect(reasonFor(amount)).toBe('must be a decimal number');

@@ -153,6 +153,10 @@ export const Comment = text(2048);
  */
 export function requestAmountRefusal(value: WireAmount): string | undefined {
   const digits = fractionDigits(value);
+  // A JSON number JavaScript writes with an exponent (1e-7, 1e21) is one of too many decimals or too large.
+  if (digits === undefined && typeof value === 'number' && Number.isFinite(value)) {
+    return Math.abs(value) < 1 ? `must have at most ${WIRE_MAX_DECIMALS} decimal digits` : `must be at most ${MAX_WIRE_AMOUNT}`;
+  }
   if (digits === undefined) return 'must be a plain decimal number';
   if (digits > WIRE_MAX_DECIMALS) return `must have at most ${WIRE_MAX_DECIMALS} decimal digits`;
   if (exceedsWireRange(value)) return `must be at most ${MAX_WIRE_AMOUNT}`;
