@@ -325,7 +325,10 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   }
   if (reading && code === 'session_not_found') {
     // The customer is told the link is not valid; the developer, which attribute to look at.
-    const spaced = element.session.trim() !== element.session ? ' (the one set has white space around it: set it without)' : '';
+    // Set from a number or another type (a property set in code), it is said as no text at all.
+    const set: unknown = element.session;
+    const spaced =
+      typeof set !== 'string' ? ` (the one set is a ${typeof set}: set the id's text)` : set.trim() !== set ? ' (the one set has white space around it: set it without)' : '';
     const reason = `${url} answered that there is no such checkout session: set <${name} session> to the id your server got from this companion's POST /api/checkout/sessions${spaced}`;
     console.error(`<${name}>: ${reason}`);
     return new CompanionError('rejected', status, [], reason);

@@ -536,6 +536,10 @@ describe('<pay-form> when things go wrong', () => {
       const { companion_url, id: session } = await openCheckout();
       const spacedSession = await failAt(companion_url, ` ${session}\n`);
       expect(spacedSession.detail.reason).to.contain('(the one set has white space around it: set it without)');
+      // Set in code from a number (a shop's own numeric id): said, where the diagnosis threw and nothing was.
+      const numbered = await failAt(companion_url, 1842 as unknown as string);
+      expect(numbered.detail.reason).to.contain('answered that there is no such checkout session: set <pay-form session>');
+      expect(numbered.detail.reason).to.contain('(the one set is a number: set the id\'s text)');
       const spacedEndpoint = await failAt(` ${companion_url} `, session);
       expect(spacedEndpoint.detail.code).to.equal('misconfigured');
       expect(spacedEndpoint.detail.reason).to.equal(`endpoint " ${companion_url} " has white space around it: give <pay-form endpoint> without it`);
