@@ -65,21 +65,22 @@ export async function eraseCustomer(ctx: LedgerContext, input: ErasureRequest): 
   const customerIds = [...new Set(orders.flatMap(({ customer_id }) => (customer_id === null || customer_id === request.customerId ? [] : [customer_id])))];
   const open = await undecided(ctx, ctx.db, orders.map(({ order_id }) => order_id));
   if (open.length > 0) throw inFlight(open, { orderIds: [], sessions: 0 });
-  // Their sessions first, closed: from here no attempt begins with what they were opened with
-  // (a claim refuses a closed session under its lock).
-  erased.sessions += await eraseFromOpenSessions(ctx, match);
-  for (let round = 1; ; round++) {
-    for (let at = 0; at < orders.length; at += ORDERS_AT_ONCE) {
-      await eraseOrders(ctx, orders.slice(at, at + ORDERS_AT_ONCE), erased);
-      await loopTurn();
+  await withLateArrivals(ctx, erased, async () => {
+    // Their sessions first, closed: from here no attempt begins with what they were opened with
+    // (a claim refuses a closed session under its lock).
+    erased.sessions += await eraseFromOpenSessions(ctx, match);
+    for (let round = 1; ; round++) {
+      for (let at = 0; at < orders.length; at += ORDERS_AT_ONCE) {
+        await eraseOrders(ctx, orders.slice(at, at + ORDERS_AT_ONCE), erased);
+        await loopTurn();
+      }
+      // An attempt begun meanwhile (on a session opened without their details) holds what the payer typed.
+      const known = new Set(erased.orderIds);
+      orders = (await ctx.db.selectFrom('payments').select(['order_id', 'session_id', 'customer_id']).where(match).where('customer', '<>', NO_DETAILS).execute()).filter(({ order_id }) => !known.has(order_id));
+      if (orders.length === 0) break;
+      if (round === ROUNDS) throw inFlight(orders.map(({ order_id }) => order_id), erased);
     }
-    // An attempt begun meanwhile (on a session opened without their details) holds what the payer typed.
-    const known = new Set(erased.orderIds);
-    orders = (await ctx.db.selectFrom('payments').select(['order_id', 'session_id', 'customer_id']).where(match).where('customer', '<>', NO_DETAILS).execute()).filter(({ order_id }) => !known.has(order_id));
-    if (orders.length === 0) break;
-    if (round === ROUNDS) throw inFlight(orders.map(({ order_id }) => order_id), erased);
-  }
-  await eraseLateArrivals(ctx, erased);
+  });
   const cards = request.customerId === undefined ? 0 : Number((await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', request.customerId).executeTakeFirst()).numDeletedRows);
   return { orderIds: [...new Set(erased.orderIds)], sessions: erased.sessions, events: erased.events, cards, otherCustomerIds: customerIds, walKept: ctx.dialect === 'sqlite' && !(await emptyWal(ctx)) };
 }
@@ -93,15 +94,15 @@ export interface Erased {
 
 /** Erases the orders of `chunk` in one transaction, each checked again under its lock; adds them to `erased`. */
 async function eraseOrders(ctx: LedgerContext, chunk: readonly ErasedOrder[], erased: Erased): Promise<void> {
-  const done = await runAgainWhenBroken(ctx, async (trx) => {
+  await erasingBatch(ctx, erased, async (trx, batch) => {
     // Under the lock (SQLite's write lock; PostgreSQL's on these rows): what was decided stays so until the commit.
     const changed = await undecided(ctx, trx, chunk.map(({ order_id }) => order_id), true);
     if (changed.length > 0) throw inFlight(changed, erased);
-    return eraseDecided(ctx, trx, chunk);
+    const done = await eraseDecided(ctx, trx, chunk);
+    batch.orderIds.push(...chunk.map(({ order_id }) => order_id));
+    batch.sessions += done.sessions;
+    batch.events += done.events;
   });
-  erased.orderIds.push(...chunk.map(({ order_id }) => order_id));
-  erased.sessions += done.sessions;
-  erased.events += done.events;
 }
 
 /** An order to erase: its order id, and the checkout session its attempt was made in. */
@@ -221,14 +222,40 @@ async function lockOrders(ctx: LedgerContext, db: LedgerDb, ids: readonly string
 const RUN_AGAIN_CODES = new Set(['40P01', '40001']);
 const TRIES = 3;
 
-async function runAgainWhenBroken<T>(ctx: LedgerContext, work: (trx: LedgerDb) => Promise<T>): Promise<T> {
+/**
+ * Runs a batch of an erasure (on request, or by age) in a transaction, again when PostgreSQL
+ * broke it; what it erased (`batch`, counted afresh at each try) joins `erased` once committed.
+ */
+export async function erasingBatch<T>(ctx: LedgerContext, erased: Erased, work: (trx: LedgerDb, batch: Erased) => Promise<T>): Promise<T> {
   for (let tries = 1; ; tries++) {
+    const batch: Erased = { orderIds: [], sessions: 0, events: 0 };
     try {
-      return await ctx.db.transaction().execute(work);
+      const result = await ctx.db.transaction().execute((trx) => work(trx, batch));
+      erased.orderIds.push(...batch.orderIds);
+      erased.sessions += batch.sessions;
+      erased.events += batch.events;
+      return result;
     } catch (error) {
       if (tries === TRIES || !RUN_AGAIN_CODES.has(String((error as { code?: unknown } | null)?.code))) throw error;
     }
   }
+}
+
+/**
+ * Runs an erasure's batches, then goes over what came meanwhile (eraseLateArrivals) for the
+ * orders they erased — also when a later batch failed: those committed stay erased, and an
+ * erasure asked again by e-mail would not find them.
+ */
+export async function withLateArrivals<T>(ctx: LedgerContext, erased: Erased, batches: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await batches();
+  } catch (error) {
+    await eraseLateArrivals(ctx, erased).catch(() => undefined);
+    throw error;
+  }
+  await eraseLateArrivals(ctx, erased);
+  return result;
 }
 
 /**
@@ -240,7 +267,7 @@ async function runAgainWhenBroken<T>(ctx: LedgerContext, work: (trx: LedgerDb) =
  * for every such event to be committed, and what they stored is taken out. An event stored after
  * sees the mark. A card token they wrote is dropped by 0027's trigger.
  */
-export async function eraseLateArrivals(ctx: LedgerContext, erased: Erased): Promise<void> {
+async function eraseLateArrivals(ctx: LedgerContext, erased: Erased): Promise<void> {
   if (ctx.dialect !== 'postgres') return;
   for (const orderId of erased.orderIds) {
     await ctx.db.transaction().execute((trx) => sql`select pg_advisory_xact_lock(hashtextextended(${orderId}, 0))`.execute(trx));

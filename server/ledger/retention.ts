@@ -18,7 +18,7 @@ import { setImmediate as loopTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { LedgerContext, LedgerDb } from './context.js';
-import { eraseDecided, eraseLateArrivals, ORDERS_AT_ONCE, undecided } from './erasure.js';
+import { eraseDecided, erasingBatch, ORDERS_AT_ONCE, undecided, withLateArrivals } from './erasure.js';
 import type { Erased } from './erasure.js';
 import { parseInput } from './input.js';
 import { holdPassCursor, movePassCursor, readPassCursor, samePosition } from './pass-cursor.js';
@@ -62,49 +62,52 @@ export async function eraseAgedCustomerDetails(ctx: LedgerContext, input: AgedEr
   let undecidedCount = 0;
   let left = limit;
 
-  // The orders passed by before, now perhaps decided.
-  const lookAgainBefore = ctx.now() - UNDECIDED_LOOKED_AGAIN_MS;
-  while (left > 0 && (await waitingDue(ctx.db, lookAgainBefore, 1)).length > 0) {
-    const batch = Math.min(left, ORDERS_AT_ONCE);
-    const looked = await ctx.db.transaction().execute(async (trx) => {
-      await holdPassCursor(trx, CURSOR);
-      const ids = await waitingDue(trx, lookAgainBefore, batch);
-      const due = await dueOf(trx, ids);
-      undecidedCount += await settle(ctx, trx, due, erased);
-      // Gone from the payments (a ledger copied without them): nothing to wait for.
-      const gone = ids.filter((id) => !due.some(({ orderId }) => orderId === id));
-      if (gone.length > 0) await trx.deleteFrom('retention_waits').where('order_id', 'in', gone).execute();
-      return ids.length;
-    });
-    left -= looked;
-    if (looked < batch) break;
-    await loopTurn();
-  }
+  await withLateArrivals(ctx, erased, async () => {
+    // The orders passed by before, now perhaps decided.
+    const lookAgainBefore = ctx.now() - UNDECIDED_LOOKED_AGAIN_MS;
+    while (left > 0 && (await waitingDue(ctx.db, lookAgainBefore, 1)).length > 0) {
+      const batch = Math.min(left, ORDERS_AT_ONCE);
+      const looked = await erasingBatch(ctx, erased, async (trx, batchErased) => {
+        await holdPassCursor(trx, CURSOR);
+        const ids = await waitingDue(trx, lookAgainBefore, batch);
+        const due = await dueOf(trx, ids);
+        const waiting = await settle(ctx, trx, due, batchErased);
+        // Gone from the payments (a ledger copied without them): nothing to wait for.
+        const gone = ids.filter((id) => !due.some(({ orderId }) => orderId === id));
+        if (gone.length > 0) await trx.deleteFrom('retention_waits').where('order_id', 'in', gone).execute();
+        return { count: ids.length, waiting };
+      });
+      left -= looked.count;
+      undecidedCount += looked.waiting;
+      if (looked.count < batch) break;
+      await loopTurn();
+    }
 
-  // The orders from where the last pass stopped.
-  let seen = await readPassCursor(ctx.db, CURSOR);
-  while (left > 0) {
-    const batch = Math.min(left, ORDERS_AT_ONCE);
-    const due = await ordersDue(ctx.db, seen, createdBefore, batch);
-    if (due.length === 0) break;
-    const looked = await ctx.db.transaction().execute(async (trx) => {
-      const from = await holdPassCursor(trx, CURSOR);
-      // Another instance passed meanwhile: read again from where it stopped.
-      const turn = samePosition(from, seen) ? due : await ordersDue(trx, from, createdBefore, batch);
-      const last = turn.at(-1);
-      if (!last) return { count: 0, last: from };
-      undecidedCount += await settle(ctx, trx, turn, erased);
-      const reached = { at: last.createdAt, key: last.orderId };
-      await movePassCursor(trx, CURSOR, reached);
-      return { count: turn.length, last: reached };
-    });
-    left -= looked.count;
-    seen = looked.last;
-    if (looked.count < batch) break;
-    await loopTurn();
-  }
+    // The orders from where the last pass stopped.
+    let seen = await readPassCursor(ctx.db, CURSOR);
+    while (left > 0) {
+      const batch = Math.min(left, ORDERS_AT_ONCE);
+      const due = await ordersDue(ctx.db, seen, createdBefore, batch);
+      if (due.length === 0) break;
+      const looked = await erasingBatch(ctx, erased, async (trx, batchErased) => {
+        const from = await holdPassCursor(trx, CURSOR);
+        // Another instance passed meanwhile: read again from where it stopped.
+        const turn = samePosition(from, seen) ? due : await ordersDue(trx, from, createdBefore, batch);
+        const last = turn.at(-1);
+        if (!last) return { count: 0, last: from, waiting: 0 };
+        const waiting = await settle(ctx, trx, turn, batchErased);
+        const reached = { at: last.createdAt, key: last.orderId };
+        await movePassCursor(trx, CURSOR, reached);
+        return { count: turn.length, last: reached, waiting };
+      });
+      left -= looked.count;
+      undecidedCount += looked.waiting;
+      seen = looked.last;
+      if (looked.count < batch) break;
+      await loopTurn();
+    }
+  });
 
-  await eraseLateArrivals(ctx, erased);
   return { orderIds: erased.orderIds, sessions: erased.sessions, events: erased.events, undecided: undecidedCount };
 }
 
