@@ -12,6 +12,7 @@ import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { UNSETTLED } from './discrepancies.js';
 import { OrdersInFlight } from './errors.js';
+import { givenUpForAnother } from './group-commit.js';
 import { erasureInput, parseInput } from './input.js';
 import { CUSTOMER_EMAIL, ERASED_BODY } from './migrations.js';
 import { loweredSpellings } from './order-search.js';
@@ -216,10 +217,9 @@ async function lockOrders(ctx: LedgerContext, db: LedgerDb, ids: readonly string
 }
 
 /**
- * PostgreSQL broke a deadlock the batch was in (a webhook group holding an order of it and waiting
- * for another it holds), or a serialization: rolled back whole, the batch runs again, a few times.
+ * How many times a batch PostgreSQL gave up for another (a deadlock with a webhook group holding
+ * an order of it and waiting for another it holds) runs in all.
  */
-const RUN_AGAIN_CODES = new Set(['40P01', '40001']);
 const TRIES = 3;
 
 /**
@@ -236,7 +236,7 @@ export async function erasingBatch<T>(ctx: LedgerContext, erased: Erased, work: 
       erased.events += batch.events;
       return result;
     } catch (error) {
-      if (tries === TRIES || !RUN_AGAIN_CODES.has(String((error as { code?: unknown } | null)?.code))) throw error;
+      if (tries === TRIES || !givenUpForAnother(error)) throw error;
     }
   }
 }

@@ -36,6 +36,11 @@ const EXPECTED_BATCH_FAILURES = new Set(['23505', '40P01']);
 const RUN_AGAIN_CODES = new Set(['40P01', '40001']);
 const TRIES_ALONE = 3;
 
+/** Whether PostgreSQL rolled `error`'s transaction back whole to let another through (a deadlock, a serialization failure): run again, it does what it would have done. */
+export function givenUpForAnother(error: unknown): boolean {
+  return RUN_AGAIN_CODES.has(String((error as { code?: unknown } | null)?.code));
+}
+
 /** Keys whose piece failed lately: kept this many, the oldest forgotten first. */
 const MAX_SUSPECTS = 64;
 
@@ -257,7 +262,7 @@ export class GroupCommit {
         this.#suspects.delete(piece.key);
         return;
       } catch (error) {
-        if (tries < TRIES_ALONE && RUN_AGAIN_CODES.has(String((error as { code?: unknown } | null)?.code))) continue;
+        if (tries < TRIES_ALONE && givenUpForAnother(error)) continue;
         this.#suspect(piece.key);
         return piece.reject(error);
       }
