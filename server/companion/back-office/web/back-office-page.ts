@@ -520,6 +520,9 @@ function closeChargeDialog(): void {
 /** Forgets the dialog's draft, closes it, and gives the focus back to what opened it. */
 function closeModal(selector: string, forget: () => void): void {
   const dialog = document.querySelector<HTMLDialogElement>(selector);
+  // Gone already: this is its `close` event, a task after the page closed it (Close, a settlement
+  // refused). Given the focus again, it took it from where the page had since placed it.
+  if (!dialog) return;
   forget();
   if (dialog?.open) dialog.close();
   page.refresh();
