@@ -86,6 +86,8 @@ export class GatewayClient {
   readonly orders: Orders;
   /** How long one attempt of a call may take (ms): what a caller waiting on the gateway must allow for. */
   readonly timeoutMs: number;
+  /** The merchant's sector when it has the interface's extra rules: what a caller opening payments must ask of the customer. */
+  readonly merchantSector: MerchantSector | undefined;
   readonly #transport: Transport;
   readonly #apiSecretDigest: Buffer;
 
@@ -96,6 +98,7 @@ export class GatewayClient {
     this.baseUrl = config.baseUrl;
     this.posId = config.posId;
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.merchantSector = config.merchantSector;
     this.#apiSecretDigest = digest(config.apiSecret);
     this.#transport = new Transport({
       baseUrl: config.baseUrl,

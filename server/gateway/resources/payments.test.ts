@@ -208,6 +208,9 @@ describe('payments.create — validation before sending', () => {
       { field: 'customer_birthday', reason: 'or customer_tax_id is required for microfinance merchants' },
       { field: 'customer_tax_id', reason: 'is required for microfinance payments above 30000.00 UAH' },
     ]);
+    // Said to its callers, which ask the customer for what the sector needs (the companion does).
+    expect(double.client({ merchantSector: 'microfinance' }).merchantSector).toBe('microfinance');
+    expect(double.client().merchantSector).toBeUndefined();
   });
 });
 
