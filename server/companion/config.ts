@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import { BearerToken } from './bearer-token.js';
-import type { GatewayClient } from '@payform/gateway';
+import type { GatewayClient, MerchantSector } from '@payform/gateway';
 import type { BrandId } from '@payform/card/fields';
 import { describeIssues, parseWire, ServiceUrl } from '@payform/gateway/wire';
 import type { Ledger } from '../ledger/index.js';
@@ -189,6 +189,11 @@ export interface CompanionOptions {
   readonly captureOverReservePercent: number;
   readonly acceptedBrands: readonly BrandId[] | undefined;
   readonly currencies: readonly string[] | undefined;
+  /**
+   * The gateway project's sector when the interface has extra rules for it: the gateway client's
+   * own `merchantSector` (PAYFORM_MERCHANT_SECTOR), so that the two never disagree.
+   */
+  readonly merchantSector: MerchantSector | undefined;
   /** Days a customer's details are kept after their order; undefined: until erased on request. */
   readonly personalDataDays: number | undefined;
   /**
@@ -415,6 +420,8 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     captureOverReservePercent: config.captureOverReservePercent ?? 0,
     acceptedBrands: checked.data.acceptedBrands,
     currencies: checked.data.currencies,
+    // A client of a release before it has none: no sector rules, as then.
+    merchantSector: config.gateway.merchantSector,
     personalDataDays: checked.data.personalDataDays,
     tokenizer: config.tokenizer && {
       url: `${config.tokenizer.widgetUrl.replace(/\/+$/, '')}/api/v1/sdk/tokenize`,

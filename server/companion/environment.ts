@@ -51,12 +51,14 @@ const PAYFORM_ONLY_NAMES = new Set(['GATEWAY_POS_ID', 'GATEWAY_ENDPOINTS_KEY', '
  * ledger (its payments seen by no other); without PAYFORM_GATEWAY_WIDGET_KEY card data is relayed
  * through this server, which puts it in PCI DSS scope (SAQ D rather than A-EP); without
  * PAYFORM_ACCEPTED_BRANDS every card scheme is taken by a shop that meant to limit them, and
- * without PAYFORM_CURRENCIES every currency is opened, and without PAYFORM_PERSONAL_DATA_DAYS
- * customers' details are kept for ever, past what the shop's privacy notice says. Blank is unset
+ * without PAYFORM_CURRENCIES every currency is opened, without PAYFORM_MERCHANT_SECTOR a
+ * microfinance shop's sessions open without the details its every payment needs, and without
+ * PAYFORM_PERSONAL_DATA_DAYS customers' details are kept for ever, past what the shop's privacy
+ * notice says. Blank is unset
  * for the rest: their defaults are refused in production or are the safer choice (no /metrics,
  * no back office, this machine only).
  */
-const NOT_BLANK = ['PAYFORM_DATABASE_URL', 'PAYFORM_GATEWAY_WIDGET_KEY', 'PAYFORM_ACCEPTED_BRANDS', 'PAYFORM_CURRENCIES', 'PAYFORM_PERSONAL_DATA_DAYS'] as const;
+const NOT_BLANK = ['PAYFORM_DATABASE_URL', 'PAYFORM_GATEWAY_WIDGET_KEY', 'PAYFORM_ACCEPTED_BRANDS', 'PAYFORM_CURRENCIES', 'PAYFORM_MERCHANT_SECTOR', 'PAYFORM_PERSONAL_DATA_DAYS'] as const;
 export type NotBlankVariable = (typeof NOT_BLANK)[number];
 
 export interface CurrentEnvironment {

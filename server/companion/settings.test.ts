@@ -302,6 +302,13 @@ describe('readCompanionConfig', () => {
     for (const host of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost']) expect(() => readCompanionConfig({ PAYFORM_HOST: host })).not.toThrow();
   });
 
+  it('reads the merchant’s sector, and refuses one the gateway has no rules for, or one set but empty, naming the values', () => {
+    expect(readCompanionConfig({ PAYFORM_MERCHANT_SECTOR: 'microfinance' }).merchantSector).toBe('microfinance');
+    expect(readCompanionConfig({}).merchantSector).toBeUndefined();
+    expect(() => readCompanionConfig({ PAYFORM_MERCHANT_SECTOR: 'MicroFinance' })).toThrow('PAYFORM_MERCHANT_SECTOR: must be microfinance or igaming (the sectors the gateway has extra rules for); leave it unset for any other');
+    expect(() => readCompanionConfig({ PAYFORM_MERCHANT_SECTOR: ' ' })).toThrow("PAYFORM_MERCHANT_SECTOR is set but empty: name the project's sector (microfinance or igaming), or remove the variable for any other");
+  });
+
   it('reads the currencies the gateway project takes, and refuses one that is no ISO 4217 code, naming it', () => {
     expect(readCompanionConfig({ PAYFORM_CURRENCIES: 'UAH, EUR,' }).currencies).toEqual(['UAH', 'EUR']);
     expect(readCompanionConfig({}).currencies).toBeUndefined();

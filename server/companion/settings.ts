@@ -25,6 +25,7 @@
  * | PAYFORM_SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
  * | PAYFORM_ACCEPTED_BRANDS | the card schemes the shop takes, the widget's brand ids comma-separated (visa,mastercard) | every scheme the widget knows |
  * | PAYFORM_CURRENCIES | the currencies the gateway project takes, ISO 4217 comma-separated (UAH,EUR): a session or charge in another is refused as it opens | any, refused by the gateway at payment |
+ * | PAYFORM_MERCHANT_SECTOR | microfinance or igaming when the gateway project is a merchant's of that sector: the customer details the interface then requires are asked for, and a session without the merchant's are refused as it opens | none |
  * | PAYFORM_PERSONAL_DATA_DAYS | days a customer's personal details are kept after their order (1 to 3650), then erased from the decided orders by reconciliation | kept until erased on request |
  * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For behind proxies of yours: true for those on this machine or a private network, or a comma-separated list of what to trust: private, and networks (a CDN's) | false |
  * | PAYFORM_RATE_LIMITS | the rateLimits option's limits as name=value pairs, comma-separated (perClient=60,declinesPerClient=40) | rateLimits' defaults |
@@ -47,6 +48,7 @@ import { isQuotedSetting, nearestName, quotedSettingProblem } from '@payform/gat
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, GatewayBaseUrl, headerCredential, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
+import type { MerchantSector } from '@payform/gateway/wire';
 import { passwordMasked } from '@payform/gateway';
 import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings, SellersSetting } from './back-office/back-office-options.js';
@@ -104,6 +106,8 @@ export interface CompanionSettings {
   readonly acceptedBrands: readonly BrandId[] | undefined;
   /** PAYFORM_CURRENCIES: the currencies the gateway project takes; undefined: any, the gateway refusing at payment those it does not. */
   readonly currencies: readonly string[] | undefined;
+  /** PAYFORM_MERCHANT_SECTOR: the project's sector when the interface has extra rules for it (the gateway client's merchantSector). */
+  readonly merchantSector: MerchantSector | undefined;
   /** PAYFORM_PERSONAL_DATA_DAYS: days a customer's details are kept after their order; undefined: until erased on request. */
   readonly personalDataDays: number | undefined;
   readonly trustProxy: boolean | readonly string[];
@@ -261,6 +265,7 @@ const Variables = z.object({
     .transform((list) => list.split(',').map((code) => code.trim()).filter((code) => code !== ''))
     .pipe(Currencies)
     .optional(),
+  PAYFORM_MERCHANT_SECTOR: z.enum(['microfinance', 'igaming'], { error: 'must be microfinance or igaming (the sectors the gateway has extra rules for); leave it unset for any other' }).optional(),
   PAYFORM_PERSONAL_DATA_DAYS: PersonalDataDaysVariable.optional(),
   PAYFORM_TRUST_PROXY: TrustProxySetting.default(false),
   PAYFORM_RATE_LIMITS: RateLimitsSetting.optional(),
@@ -364,7 +369,7 @@ const SETTINGS_FIELDS: Readonly<Record<keyof CompanionSettings, boolean>> = {
   port: true, host: false, production: true, publicUrl: true, publicUrlDerived: true, gatewayBaseUrl: false, credentials: true, previousApiSecret: false,
   tokenizer: false, databaseUrl: true, databaseUrlDefaulted: true, ledgerHandoverFrom: false, gatewayTimeoutMs: false,
   databaseStatementTimeoutMs: false, adminToken: true, adminTokenGenerated: true, allowedOrigins: true, sandboxOrigin: false,
-  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, acceptedBrands: false, currencies: false, personalDataDays: false, trustProxy: true, rateLimits: false, metricsToken: false,
+  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, acceptedBrands: false, currencies: false, merchantSector: false, personalDataDays: false, trustProxy: true, rateLimits: false, metricsToken: false,
   metricsAddress: false, logLevel: true, backOffice: false, notify: false, deprecations: true, warnings: true, misspelt: true, leftAlone: true,
 };
 
@@ -413,6 +418,7 @@ function settingsOf(
     PAYFORM_GATEWAY_WIDGET_KEY: "give the project's widget key, or remove the variable to relay card data through this server (PCI DSS SAQ D)",
     PAYFORM_ACCEPTED_BRANDS: 'name the card schemes the shop takes (visa,mastercard), or remove the variable to take every scheme the widget knows',
     PAYFORM_CURRENCIES: 'name the currencies the gateway project takes (UAH,EUR), or remove the variable to open sessions in any',
+    PAYFORM_MERCHANT_SECTOR: "name the project's sector (microfinance or igaming), or remove the variable for any other",
     PAYFORM_PERSONAL_DATA_DAYS: "give the days customers' details are kept after their order (30), or remove the variable to keep them until erased on request",
   };
   const emptied = blank.map(({ name, meant }) => ({ field: '', reason: `${name} is set but empty: ${instead[meant]}` }));
@@ -529,6 +535,7 @@ function settingsOf(
     sessionTtlSeconds: vars.PAYFORM_SESSION_TTL_SECONDS,
     acceptedBrands: vars.PAYFORM_ACCEPTED_BRANDS,
     currencies: vars.PAYFORM_CURRENCIES,
+    merchantSector: vars.PAYFORM_MERCHANT_SECTOR,
     personalDataDays: vars.PAYFORM_PERSONAL_DATA_DAYS,
     trustProxy: vars.PAYFORM_TRUST_PROXY,
     rateLimits: vars.PAYFORM_RATE_LIMITS,

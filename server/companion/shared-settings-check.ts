@@ -2,7 +2,8 @@
  * Instances on one ledger behind one address with settings that change what a request answers:
  * a capture refused on one and made on another, a card scheme taken on one and refused on the
  * next, a card number refused where another instance's widget tokenizes, customers' details
- * erased after the shortest time any instance keeps them. Each instance records
+ * erased after the shortest time any instance keeps them, a microfinance session opened on one
+ * without the details another requires. Each instance records
  * these settings as it starts, beside its admin token's check, and says once which differ from
  * those of the instance started before it. Expected, one instance after another, while they are
  * changed; the line says so.
@@ -16,6 +17,7 @@ const SHARED = {
   captureOverReservePercent: 'PAYFORM_CAPTURE_OVER_RESERVE_PERCENT',
   acceptedBrands: 'PAYFORM_ACCEPTED_BRANDS',
   currencies: 'PAYFORM_CURRENCIES',
+  merchantSector: 'PAYFORM_MERCHANT_SECTOR',
   personalDataDays: 'PAYFORM_PERSONAL_DATA_DAYS',
   tokenizes: 'PAYFORM_GATEWAY_WIDGET_KEY',
 } as const;
@@ -28,6 +30,7 @@ function sharedOf(settings: CompanionSettings): Shared {
     captureOverReservePercent: String(settings.captureOverReservePercent),
     acceptedBrands: settings.acceptedBrands ? [...settings.acceptedBrands].sort().join(',') : 'every scheme',
     currencies: settings.currencies ? [...settings.currencies].sort().join(',') : 'any',
+    merchantSector: settings.merchantSector ?? NO_SECTOR,
     personalDataDays: settings.personalDataDays === undefined ? KEPT_UNTIL_ERASED : `${settings.personalDataDays} days`,
     tokenizes: settings.tokenizer ? 'set: the widget tokenizes' : 'unset: cards are relayed',
   };
@@ -58,15 +61,18 @@ export async function checkSharedSettings(ledger: Ledger, settings: CompanionSet
   );
 }
 
+/** PAYFORM_MERCHANT_SECTOR unset, as recorded and said. */
+const NO_SECTOR = 'unset: no sector rules';
+
 /** PAYFORM_PERSONAL_DATA_DAYS unset, as recorded and said. */
 const KEPT_UNTIL_ERASED = 'unset: kept until erased on request';
 
 /**
  * The settings recorded before this release added one: a record of an older release, without
  * it, was written by an instance that had that setting's default (it took every currency, and
- * kept customers' details until erased on request).
+ * had no sector rules, and kept customers' details until erased on request).
  */
-const ADDED_LATER: Partial<Shared> = { currencies: 'any', personalDataDays: KEPT_UNTIL_ERASED };
+const ADDED_LATER: Partial<Shared> = { currencies: 'any', merchantSector: NO_SECTOR, personalDataDays: KEPT_UNTIL_ERASED };
 
 function withLaterDefaults(recorded: Partial<Shared> | undefined): Partial<Shared> | undefined {
   return recorded && { ...ADDED_LATER, ...recorded };

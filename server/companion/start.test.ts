@@ -406,6 +406,8 @@ describe('startCompanion', () => {
     expect(besides).toEqual([]);
     expect(days!.msg).toContain('PAYFORM_PERSONAL_DATA_DAYS (here 30 days; there unset: kept until erased on request)');
     expect(days!.msg).toContain('the shortest PAYFORM_PERSONAL_DATA_DAYS among them is the one kept to');
+    const [sector] = await start({ PAYFORM_ACCEPTED_BRANDS: 'mastercard', PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '0', PAYFORM_CURRENCIES: 'UAH', PAYFORM_PERSONAL_DATA_DAYS: '30', PAYFORM_MERCHANT_SECTOR: 'microfinance' });
+    expect(sector!.msg).toContain('differ from those of the companion that last started on this ledger: PAYFORM_MERCHANT_SECTOR (here microfinance; there unset: no sector rules). ');
   });
 
   it('says the instance left on an older admin token is the one to restart, when it refuses the token the last one started with', async () => {

@@ -366,6 +366,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
     ...settings.credentials,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(timeoutMs ? { timeoutMs } : {}),
+    ...(settings.merchantSector ? { merchantSector: settings.merchantSector } : {}),
     signal: givingUp.signal,
   });
   const statements = settings.databaseStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: settings.databaseStatementTimeoutMs };

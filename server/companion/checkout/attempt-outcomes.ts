@@ -5,7 +5,7 @@
  * id someone else already used at the gateway ends it too, never adopting their payment.
  */
 import { GatewayError, InvalidRequestError, OutcomeUnknownError } from '@payform/gateway';
-import type { DuplicateOrderError } from '@payform/gateway';
+import type { DuplicateOrderError, MerchantSector } from '@payform/gateway';
 import { isNewOrderId, REFUSED_REASON } from '../../ledger/index.js';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
@@ -74,22 +74,41 @@ export function madeHere(payment: Pick<Payment, 'sessionOrderId'>): boolean {
   return isNewOrderId(payment.sessionOrderId) || isKeyedOrderId(payment.sessionOrderId);
 }
 
-/** Fields the customer typed or the browser sent; the others come from the session or the companion. */
-const CUSTOMER_FIELD = /^(card|customer|fingerprint)\./;
+/** Fields the customer typed or the browser sent; the others (a prefilled birthday or tax id among them) come from the session or the companion. */
+const PAYER_FIELD = /^(card\.|fingerprint\.|customer\.(fname|lname|email|phone)$)/;
+
+/** The customer's details only a microfinance or iGaming merchant's gateway project requires (interface, endpoint 1, rules 3–4). */
+const SECTOR_FIELD = /^customer\.(birthday|tax_id|fname|lname)$/;
+
+/**
+ * Whether the payer could have given `field`: a hosted page's names are asked of them only when
+ * the merchant's sector is set, so without it the gateway's refusal of them is the setting's.
+ */
+function typedByPayer(field: string, payment: Payment, sector: MerchantSector | undefined): boolean {
+  if (payment.mode === 'hosted' && sector === undefined && /^customer\.[fl]name$/.test(field)) return false;
+  return PAYER_FIELD.test(field);
+}
 
 /**
  * A refusal of what the customer typed is theirs to correct. One of the session's fields (a
- * currency the gateway project has not enabled, an amount over its limit) fails every payment
- * of such sessions, and only the operator can fix it: the line names the fields, not values. A
- * currency is said once for all its payments (refused-currency.ts). Whether any was the session's.
+ * currency the gateway project has not enabled, an amount over its limit, a detail its sector
+ * requires) fails every payment of such sessions, and only the operator can fix it: the line
+ * names the fields, not values. A currency is said once for all its payments
+ * (refused-currency.ts). Whether any was the session's.
  */
 function warnOfMerchantFields(deps: PaymentFlowDeps, payment: Payment, fields: Readonly<Record<string, string>>): boolean {
   const { currency, ...others } = fields;
   if (currency !== undefined) tellRefusedCurrency(deps, payment.currency, currency, payment.orderId);
-  const merchant = Object.entries(others).filter(([field]) => !CUSTOMER_FIELD.test(field));
+  const sector = deps.options.merchantSector;
+  const merchant = Object.entries(others).filter(([field]) => !typedByPayer(field, payment, sector));
   if (merchant.length > 0) {
     const reasons = merchant.map(([field, reason]) => `${field} ${reason}`).join('; ');
-    deps.logger.warn(`the gateway refused a payment for what the session asked, not what the customer typed (${reasons}): check the sessions your server opens against the gateway project`, {
+    // The gateway asks these only of a microfinance or iGaming merchant: the setting that asks for them is missing.
+    const setting =
+      sector === undefined && merchant.some(([field]) => SECTOR_FIELD.test(field))
+        ? '; if the gateway project is a microfinance or iGaming merchant’s, set PAYFORM_MERCHANT_SECTOR (the gateway client’s merchantSector): customers are then asked for their names on the gateway’s page, and a session without the date of birth or tax id a microfinance payment needs is refused as it opens'
+        : '';
+    deps.logger.warn(`the gateway refused a payment for what the session asked, not what the customer typed (${reasons}): check the sessions your server opens against the gateway project${setting}`, {
       order_id: payment.orderId,
     });
   }

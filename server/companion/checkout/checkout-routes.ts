@@ -28,6 +28,7 @@ import { SESSION_ID } from './session-access.js';
 import { extensionAnswer } from './session-extension.js';
 import { NewSessionRequest } from './session-request.js';
 import { currencyNotTaken } from './accepted-currencies.js';
+import { sectorDetailsMissing } from './merchant-sector.js';
 import { offeredModes, SessionViewStatus, sessionView, viewStatus } from './session-view.js';
 import type { CompanionOptions } from '../config.js';
 import { AmountView } from '../http/amounts.js';
@@ -97,6 +98,8 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     if (returnUrl) throw ApiProblem.invalid({ return_url: returnUrl });
     const currency = currencyNotTaken(request.currency, options.currencies);
     if (currency) throw ApiProblem.invalid({ currency });
+    const sectorDetails = sectorDetailsMissing(options.merchantSector, request);
+    if (sectorDetails) throw ApiProblem.invalid(sectorDetails);
     // Else a session no widget could take a card in: its view would offer no mode at all.
     if (options.tokenizer && request.method === 'lookup' && request.allowedModes?.includes('hosted') === false) {
       throw ApiProblem.invalid({ modes: 'must include hosted for a card verification while the widget tokenizes (PAYFORM_GATEWAY_WIDGET_KEY): the gateway takes no token in one, so the card is taken on its page' });

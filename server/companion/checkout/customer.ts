@@ -9,6 +9,7 @@ import { maskFreeText } from '@payform/gateway';
 import { EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
 import { emailAsWritten } from '../../ledger/index.js';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
+import type { MerchantSector } from '@payform/gateway';
 import { definedFields } from '../optional-fields.js';
 
 export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
@@ -100,19 +101,23 @@ export function customerDetails(customer: Customer): CustomerDetails {
   return definedFields({ fname: customer.fname, lname: customer.lname, email: customer.email, phone: customer.phone });
 }
 
-/** What the gateway requires of the customer in each mode (interface, endpoint 1). */
-const REQUIRED: Record<'direct' | 'hosted', readonly CustomerField[]> = {
+/**
+ * What the gateway requires of the customer in each mode (interface, endpoint 1); a microfinance
+ * or iGaming merchant's hosted page needs the names too (its rule 3).
+ */
+const REQUIRED: Record<'direct' | 'hosted' | 'hostedInSector', readonly CustomerField[]> = {
   direct: ['fname', 'lname', 'email', 'phone'],
   hosted: ['email', 'phone'],
+  hostedInSector: ['fname', 'lname', 'email', 'phone'],
 };
 
 /**
- * The fields the payer must still give: required by the allowed modes and not prefilled. A
- * card verification (lookup) requires none of them.
+ * The fields the payer must still give: required by the allowed modes (and the merchant's
+ * sector) and not prefilled. A card verification (lookup) requires none of them.
  */
-export function missingCustomerFields(modes: readonly ('direct' | 'hosted')[], known: CustomerDetails, method: PaymentMethod): CustomerField[] {
+export function missingCustomerFields(modes: readonly ('direct' | 'hosted')[], known: CustomerDetails, method: PaymentMethod, sector: MerchantSector | undefined): CustomerField[] {
   if (method === 'lookup') return [];
-  const required = new Set(modes.flatMap((mode) => REQUIRED[mode]));
+  const required = new Set(modes.flatMap((mode) => REQUIRED[mode === 'hosted' && sector ? 'hostedInSector' : mode]));
   return REQUIRED.direct.filter((field) => required.has(field) && !known[field]);
 }
 

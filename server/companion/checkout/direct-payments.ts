@@ -155,7 +155,7 @@ export class DirectPayments {
     let card: PayingCard;
     try {
       this.#refuseCardData(request.card);
-      requireCustomer('direct', customer, terms.method);
+      requireCustomer('direct', customer, terms.method, this.#deps.options.merchantSector);
       card = await this.#cardSource(terms, request.card);
     } catch (error) {
       if (error instanceof ApiProblem) return undefined;
@@ -192,7 +192,7 @@ export class DirectPayments {
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
     const customer = this.#customerOf(session, request);
     this.#refuseCardData(request.card);
-    requireCustomer('direct', customer, session.method);
+    requireCustomer('direct', customer, session.method, this.#deps.options.merchantSector);
     const card = await this.#cardSource(session, request.card);
 
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct', customer });

@@ -57,7 +57,7 @@ export class HostedCheckouts {
     // The page in the customer's language when the merchant named none, as the companion's own pages are.
     const spoken = session.customer.lang === undefined ? browserLanguage(from.acceptLanguage)?.toUpperCase() : undefined;
     const customer: CustomerDetails = { ...customerDetails(payer ?? {}), ...session.customer, ...(spoken && { lang: spoken }) };
-    requireCustomer('hosted', customer, session.method);
+    requireCustomer('hosted', customer, session.method, this.#deps.options.merchantSector);
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
     if (!claim.claimed) return this.#pageOf(liveAttempt(claim));
     const page = session.returnUrl ? undefined : this.#pages.returnable(pageUrl);

@@ -3,6 +3,7 @@
  * session or one with an attempt in flight is answered with that attempt, never paid again.
  */
 import type { CheckoutSession, CustomerDetails, Ledger, PayAttemptClaim, Payment, PaymentMethod, PaymentMode } from '../../ledger/index.js';
+import type { MerchantSector } from '@payform/gateway';
 import { ApiProblem } from '../http/problem.js';
 import { cardInNames, missingCustomerFields } from './customer.js';
 import { offers } from './session-view.js';
@@ -43,11 +44,11 @@ export function liveAttempt(claim: Extract<PayAttemptClaim, { claimed: false }>)
 }
 
 /** The customer fields `mode` needs that neither the merchant nor the payer gave, and names that hold no card number together. */
-export function requireCustomer(mode: PaymentMode, customer: CustomerDetails, method: PaymentMethod): void {
+export function requireCustomer(mode: PaymentMode, customer: CustomerDetails, method: PaymentMethod, sector: MerchantSector | undefined): void {
   // The payer's names and the merchant's prefill, each checked alone, may hold one together.
   const split = cardInNames(customer);
   if (split) throw ApiProblem.invalid({ 'customer.fname': split.fname, 'customer.lname': split.lname });
-  const missing = missingCustomerFields([mode], customer, method);
+  const missing = missingCustomerFields([mode], customer, method, sector);
   if (missing.length === 0) return;
   const fields = Object.fromEntries(missing.map((field) => [`customer.${field}`, 'is required']));
   throw new ApiProblem(422, 'customer_required', 'Some customer details are required', fields);

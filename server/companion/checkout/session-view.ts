@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { holdsSession } from '../../ledger/index.js';
 import type { CheckoutSession, SavedCard } from '../../ledger/index.js';
+import type { MerchantSector } from '@payform/gateway';
 import { missingCustomerFields } from './customer.js';
 import { failureMessage } from './decline-messages.js';
 import { AmountView } from '../http/amounts.js';
@@ -55,6 +56,7 @@ export interface ViewOptions {
   readonly testMode: boolean;
   readonly sandboxOrigin: string | undefined;
   readonly acceptedBrands: readonly BrandId[] | undefined;
+  readonly merchantSector: MerchantSector | undefined;
   readonly tokenizer: { readonly url: string; readonly widgetKey: string } | undefined;
 }
 
@@ -131,7 +133,7 @@ export function sessionView(session: CheckoutSession, cards: readonly SavedCard[
     method: session.method,
     status,
     modes,
-    customer_fields: missingCustomerFields(modes, session.customer, session.method),
+    customer_fields: missingCustomerFields(modes, session.customer, session.method, options.merchantSector),
     ...(options.acceptedBrands ? { brands: [...options.acceptedBrands] } : {}),
     test: options.testMode,
     ...(options.testMode && options.sandboxOrigin ? { sandbox_origin: options.sandboxOrigin } : {}),

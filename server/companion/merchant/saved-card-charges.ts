@@ -21,6 +21,7 @@ import { ApiProblem } from '../http/problem.js';
 import { AmountView } from '../http/amounts.js';
 import { gatewayTime } from '../payments/gateway-time.js';
 import { currencyNotTaken } from '../checkout/accepted-currencies.js';
+import { sectorDetailsMissing } from '../checkout/merchant-sector.js';
 
 /** `POST /api/customers/:customer_id/cards/:card_id/charges`. */
 export const ChargeRequest = sessionChecks(z.strictObject({ ...paymentFields, method: z.enum(['purchase', 'auth']).default('purchase') })).transform(toNewSession);
@@ -62,7 +63,9 @@ export class SavedCardCharges {
     // Who the cardholder is: what the merchant sends over what they last paid with.
     const known: CustomerDetails = (await ledger.cardholderOf(customerId, card.ccToken)) ?? {};
     const customer: CustomerDetails = { ...known, ...request.customer };
-    requireCustomer('direct', customer, request.method);
+    requireCustomer('direct', customer, request.method, options.merchantSector);
+    const sectorDetails = sectorDetailsMissing(options.merchantSector, { ...request, customer });
+    if (sectorDetails) throw ApiProblem.invalid(sectorDetails);
     const orderId = request.orderId ?? keyedOrderId;
     const terms: NewCheckoutSession = { ...request, ...(orderId && { orderId }), customer, customerId, cardId: card.id, allowedModes: ['direct'], ttlSeconds: options.sessionTtlSeconds };
     const anew = request.orderId === undefined ? 'a new Idempotency-Key (this order id is its key’s)' : 'a new order id';
