@@ -18,7 +18,7 @@ async function downloaded(page: Page, start: () => Promise<void>): Promise<{ dow
   return { download, bytes: await readFile(path) };
 }
 
-test('receipt as HTML and PDF, and the day’s receipts as a ZIP', async ({ page, checkout, backOffice }) => {
+test('receipt as HTML and PDF, and the day’s receipts as a ZIP, of all payments or of one kind', async ({ page, request, stack, checkout, backOffice }) => {
   const orders: string[] = [];
   for (const card of ['4242 4242 4242 4242', '5454 5454 5454 5454']) {
     await checkout.open([{ product: CUP.product, quantity: 1 }]);
@@ -52,6 +52,20 @@ test('receipt as HTML and PDF, and the day’s receipts as a ZIP', async ({ page
   const names = Object.keys(entries);
   for (const order of orders) expect(names.some((name) => name.startsWith(`${order}-`) && name.endsWith('.pdf'))).toBe(true);
   for (const name of names) expect(Buffer.from(entries[name]!.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+
+  // The day's purchases or its authorisations alone, as the gateway gives them.
+  const hold = await paidOrder(request, stack, 'auth');
+  const zipOf = async (method: string) => {
+    await receipts.getByLabel('Payments').selectOption({ label: method });
+    const file = await downloaded(page, () => receipts.getByRole('button', { name: 'Download ZIP' }).click());
+    expect(file.download.url()).toContain(`&method=${method === 'Purchases' ? 'purchase' : 'auth'}&`);
+    const files = Object.keys(unzipSync(new Uint8Array(file.bytes)));
+    return (order: string) => files.some((name) => name.startsWith(`${order}-`));
+  };
+  const purchases = await zipOf('Purchases');
+  expect(orders.every(purchases) && !purchases(hold)).toBe(true);
+  const holds = await zipOf('Authorisations');
+  expect(holds(hold) && !orders.some(holds)).toBe(true);
 });
 
 test('a refund’s own receipt from its row in the order’s operations', async ({ page, request, stack, backOffice }) => {

@@ -38,6 +38,7 @@ import { noMatchText, orderDetailPanel, ordersPanel } from './order-views.js';
 import { orderNotFound } from './order-not-found.js';
 import type { OrderFilter, OrderKind, OrderSearch } from './order-views.js';
 import { balancesPanel, receiptsPanel, statsPanel } from './overview-views.js';
+import type { ReceiptsMethod } from './overview-views.js';
 import type { BalancesState, ReceiptsState } from './overview-views.js';
 import { unmatchedEventsPanel } from './unmatched-events.js';
 
@@ -619,10 +620,10 @@ async function download<State extends { readonly busy: boolean; readonly problem
   page.refresh();
 }
 
-function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> {
+function downloadDay(date: string, format: 'html' | 'pdf', method: ReceiptsMethod): Promise<void> {
   return download(receipts, (next) => (receipts = next), async () => {
-    const link = await downloadLink<ReceiptsLink>(token!, `/api/receipts/${date}?format=${format}`);
-    if (link.empty) return { notice: t('receipts.none', { date }) };
+    const link = await downloadLink<ReceiptsLink>(token!, `/api/receipts/${date}?format=${format}${method ? `&method=${method}` : ''}`);
+    if (link.empty) return { notice: t(method === 'purchase' ? 'receipts.nonePurchase' : method === 'auth' ? 'receipts.noneAuth' : 'receipts.none', { date }) };
     followLink(link);
   });
 }

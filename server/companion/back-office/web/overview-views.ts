@@ -119,12 +119,16 @@ export interface ReceiptsState {
   readonly busy: boolean;
 }
 
-export function receiptsPanel(onDownload: (date: string, format: 'html' | 'pdf') => void, { problem, notice, busy }: ReceiptsState): TemplateResult {
+/** The payments a day's receipts are of: all, or the gateway's purchases or authorisations alone. */
+export type ReceiptsMethod = 'purchase' | 'auth' | undefined;
+
+export function receiptsPanel(onDownload: (date: string, format: 'html' | 'pdf', method: ReceiptsMethod) => void, { problem, notice, busy }: ReceiptsState): TemplateResult {
   const today = new Date().toISOString().slice(0, 10);
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
-    onDownload(String(form.get('date') || today), form.get('format') === 'html' ? 'html' : 'pdf');
+    const method = form.get('method');
+    onDownload(String(form.get('date') || today), form.get('format') === 'html' ? 'html' : 'pdf', method === 'purchase' || method === 'auth' ? method : undefined);
   };
   return html`<section class="panel receipts" aria-labelledby="receipts-heading">
     <h2 id="receipts-heading">${t('receipts.heading')}</h2>
@@ -137,6 +141,12 @@ export function receiptsPanel(onDownload: (date: string, format: 'html' | 'pdf')
       <div class="field">
         <label for="receipts-format">${t('receipts.format')}</label>
         <select id="receipts-format" name="format"><option value="pdf">PDF</option><option value="html">HTML</option></select>
+      </div>
+      <div class="field">
+        <label for="receipts-method">${t('receipts.method')}</label>
+        <select id="receipts-method" name="method">
+          <option value="">${t('receipts.methodAll')}</option><option value="purchase">${t('receipts.methodPurchase')}</option><option value="auth">${t('receipts.methodAuth')}</option>
+        </select>
       </div>
       <button class="button button--quiet" type="submit" aria-disabled=${busy ? 'true' : 'false'}>${busy ? t('receipts.downloading') : t('receipts.download')}</button>
     </form>
