@@ -73,8 +73,12 @@ test('a refund’s own receipt from its row in the order’s operations', async 
   const capture = await paidOrder(request, stack, 'auth');
   expect((await request.post(`${stack.shop}/api/orders/${capture}/capture`, { headers: { Authorization: `Bearer ${stack.token}` }, data: {} })).status()).toBe(200);
   await backOffice.open(orderId);
-  await backOffice.performed('Refund', { amount: '5.00' });
+  await backOffice.performed('Refund', { amount: '5.00', receipt: 'By SMS' });
   const refund = backOffice.operations.filter({ hasText: 'Refund' });
+  // The way the receipt goes to the customer, as the operator chose it, reached the gateway.
+  const { requests } = await (await request.get(`${stack.sandbox}/_sandbox/requests`)).json();
+  const sent = (requests as { path: string; body: { order_id?: string; f_receipt_delivery?: string } }[]).find((one) => one.path === '/api/v1/refund' && one.body.order_id === orderId);
+  expect(sent?.body.f_receipt_delivery).toBe('sms');
   await expect(refund).toContainText('Success');
   const { operations } = await (await request.get(`${stack.shop}/api/orders/${orderId}`, { headers: { Authorization: `Bearer ${stack.token}` } })).json();
   const receiptUrl = (operations as { receipt_url: string }[])[0]!.receipt_url;

@@ -64,12 +64,13 @@ export class BackOffice {
   }
 
   /** Opens the action's dialog, fills it (no amount given: the one it starts at, all that is left) and confirms. */
-  async perform(action: Action, fill: { amount?: string; shares?: Record<string, string>; comment?: string } = {}): Promise<void> {
+  async perform(action: Action, fill: { amount?: string; shares?: Record<string, string>; comment?: string; receipt?: string } = {}): Promise<void> {
     await this.actionButton(action).click();
     await expect(this.dialog).toBeVisible();
     if (fill.amount !== undefined) await this.dialog.getByLabel(/^Amount/).fill(fill.amount);
     for (const [seller, amount] of Object.entries(fill.shares ?? {})) await this.dialog.getByLabel(seller, { exact: true }).fill(amount);
     if (fill.comment) await this.dialog.getByLabel(/^Comment/).fill(fill.comment);
+    if (fill.receipt) await this.dialog.getByLabel('Refund receipt to the customer').selectOption({ label: fill.receipt });
     await this.dialog.getByRole('button', { name: action, exact: true }).click();
   }
 
