@@ -62,6 +62,7 @@ test('a webhook re-send leaves the focus on its button', async ({ request, stack
   await backOffice.open(orderId);
   const resend = backOffice.actionButton('Re-send webhook');
   await resend.click();
+  await backOffice.dialog.getByRole('button', { name: 'Re-send', exact: true }).click();
   await expect(backOffice.detail.locator('p.notice')).toHaveText(`Order ${orderId}: the gateway will send its webhook again.`);
   await expect(resend).toBeFocused();
 });

@@ -4,6 +4,7 @@
  * the order and the open dialog are read again, and neither goes on showing what is gone. And what
  * a customer reads out on the phone that is no order id is said in the page's language.
  */
+import { expectNoAxeViolations } from '../a11y.js';
 import { expect, test } from '../fixtures.js';
 import { paidOrder } from '../pages/back-office.js';
 
@@ -38,4 +39,45 @@ test('an id that is no order is said in the page’s language, with what the sea
   await find.fill('order-misheard-42');
   await find.press('Enter');
   await expect(backOffice.detail.getByRole('alert')).toHaveText(/^\W*Замовлення \W*order-misheard-42\W* немає\. Пошук відкриває замовлення за його номером .* e-mail клієнта/u);
+});
+
+test('a webhook is sent again by its kind and one transaction of it; an id the gateway lacks is said in the dialog', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack, 'purchase', { amount: 1500 });
+  const admin = { Authorization: `Bearer ${stack.token}` };
+  expect((await request.post(`${stack.shop}/api/orders/${orderId}/refund`, { headers: admin, data: { amount: 500 } })).status()).toBe(200);
+  const { operations } = await (await request.get(`${stack.shop}/api/orders/${orderId}`, { headers: admin })).json();
+  const transactionId = (operations as { transaction_id: string }[])[0]!.transaction_id;
+  expect(transactionId).toMatch(/^[\da-f-]{36}$/);
+  const sent: unknown[] = [];
+  page.on('request', (asked) => {
+    if (asked.method() === 'POST' && asked.url().endsWith('/resend-webhook')) sent.push(asked.postDataJSON());
+  });
+  await backOffice.open(orderId);
+  await backOffice.actionButton('Re-send webhook').click();
+  const kind = backOffice.dialog.getByLabel('Webhook of');
+  await expect(kind.getByRole('option')).toHaveText(['Purchase', 'Refund']);
+  await kind.selectOption({ label: 'Refund' });
+  const transaction = backOffice.dialog.getByLabel('Transaction id (optional)');
+  const resend = backOffice.dialog.getByRole('button', { name: 'Re-send', exact: true });
+
+  // Not a UUID: said in the page, nothing sent.
+  await transaction.fill('refund-2');
+  await resend.click();
+  expect(await transaction.evaluate((input: HTMLInputElement) => input.validationMessage)).toContain('the gateway’s UUID');
+  expect(sent).toEqual([]);
+
+  // A transaction the gateway does not have for this order: refused, the dialog stays to mend it.
+  await transaction.fill('00000000-0000-4000-8000-000000000000');
+  await resend.click();
+  await expect(backOffice.dialog.getByRole('alert')).toContainText('the gateway has no refund of this order with this transaction_id');
+  await expect(transaction).toBeFocused();
+  await expect(transaction).toHaveAccessibleDescription(/is no transaction of this order at the gateway/);
+  await expectNoAxeViolations(page, 'the re-send dialog with a refusal');
+
+  await transaction.fill(transactionId);
+  await resend.click();
+  await expect(backOffice.dialog).toBeHidden();
+  await expect(backOffice.detail.locator('p.notice')).toHaveText(`Order ${orderId}: the gateway will send its webhook again.`);
+  await expect(backOffice.actionButton('Re-send webhook')).toBeFocused();
+  expect(sent.at(-1)).toEqual({ operation: 'refund', transaction_id: transactionId });
 });

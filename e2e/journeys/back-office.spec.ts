@@ -368,7 +368,9 @@ test('a webhook re-send is said on the order, once for a double click; an open r
   page.on('request', (sent) => {
     if (sent.method() === 'POST' && sent.url().endsWith('/resend-webhook')) resends.push(sent.url());
   });
-  await backOffice.actionButton('Re-send webhook').dblclick();
+  await backOffice.actionButton('Re-send webhook').click();
+  await backOffice.dialog.getByRole('button', { name: 'Re-send', exact: true }).dblclick();
+  await expect(backOffice.dialog).toBeHidden();
   await expect(backOffice.detail.locator('p.notice')).toHaveText(`Order ${orderId}: the gateway will send its webhook again.`);
   expect(resends).toHaveLength(1);
 

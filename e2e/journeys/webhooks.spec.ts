@@ -61,6 +61,7 @@ test('duplicated and reordered webhooks: each operation once, no state regressed
 
   // A re-send asked from the back office comes (three times over) and is recognised: still four events.
   await backOffice.actionButton('Re-send webhook').click();
+  await backOffice.dialog.getByRole('button', { name: 'Re-send', exact: true }).click();
   await expect(backOffice.detail.locator('p.notice')).toHaveText(`Order ${orderId}: the gateway will send its webhook again.`);
   await allDelivered(sandbox, orderId, 15);
   await page.reload();

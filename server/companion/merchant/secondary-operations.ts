@@ -183,7 +183,7 @@ export class SecondaryOperations {
     this.#deps.logger.warn(
       `the gateway's full ${reservation.kind} came to ${money(operation.amount)}, where the ledger had ${money(reservation.amount)} left: ` +
         `a ${reservation.kind} made at the gateway (its portal, another system) has not reached this ledger, its webhook lost; find it at the gateway and have its webhook sent again ` +
-        `(POST /api/orders/${payment.orderId}/resend-webhook with its operation and transaction_id), so the ledger's totals agree`,
+        `(the back office's Re-send webhook of that kind, or POST /api/orders/${payment.orderId}/resend-webhook with its operation and transaction_id), so the ledger's totals agree`,
       { order_id: payment.orderId, operation: operation.id },
     );
   }

@@ -31,6 +31,8 @@ import { settleDialog, settleOrder } from './settle-dialog.js';
 import type { SettleDraft } from './settle-dialog.js';
 import { eraseCustomer, eraseDialog } from './erase-dialog.js';
 import type { EraseDraft } from './erase-dialog.js';
+import { resendDialog, resendWebhook } from './resend-dialog.js';
+import type { ResendDraft, ResendRequest } from './resend-dialog.js';
 import type { ChargeAnswer, ChargeDraft, ChargeRequest } from './charge-dialog.js';
 import { operationDialog } from './operation-dialog.js';
 import type { OperationAction, OperationDraft, OperationRequest } from './operation-dialog.js';
@@ -96,8 +98,7 @@ let detailProblem: (() => string) | undefined;
 let detailUnread: (() => string) | undefined;
 /** What was last asked of the gateway for an order (a webhook re-send): it changes nothing the page shows else. */
 let detailNotice: { readonly orderId: string; readonly text: TemplateResult | string } | undefined;
-/** The order whose webhook re-send is on its way: its button waits. */
-let resending: string | undefined;
+let resendDraft: ResendDraft | undefined;
 let stats: Stats | undefined;
 /** The money of the figures' period, read with them, but apart: it reads each payment's operations. */
 let money: MoneyReport | undefined;
@@ -163,14 +164,14 @@ function content(): TemplateResult {
       ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, {
         problem: (detailUnread ?? detailProblem)?.(),
         notice: detailNotice && detailNotice.orderId === selected ? detailNotice.text : undefined,
-        resending: selected !== undefined && resending === selected,
         downloading: receiptDownload?.orderId === selected ? receiptDownload?.format : undefined,
       }, handlers)}
     </div>
     ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}
     ${chargeDraft ? chargeDialog(chargeDraft, { submit: charge, typed: chargeTyped, close: closeChargeDialog }) : nothing}
     ${settleDraft ? settleDialog(settleDraft, { submit: settle, close: closeSettleDialog }) : nothing}
-    ${eraseDraft ? eraseDialog(eraseDraft, { submit: erase, close: closeEraseDialog }) : nothing}`;
+    ${eraseDraft ? eraseDialog(eraseDraft, { submit: erase, close: closeEraseDialog }) : nothing}
+    ${resendDraft ? resendDialog(resendDraft, { submit: resend, close: closeResendDialog }) : nothing}`;
 }
 
 function signInView(): TemplateResult {
@@ -314,22 +315,12 @@ const handlers = {
     document.querySelector<HTMLDialogElement>('dialog.operation-dialog')?.showModal();
   },
   resend() {
-    if (!detail || resending === detail.order.order_id) return;
-    const orderId = detail.order.order_id;
-    resending = orderId;
+    if (!detail || resendDraft) return;
+    rememberOpener();
     detailNotice = undefined;
+    resendDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey() };
     page.refresh();
-    void guarded(async () => {
-      await api(token!, `/api/orders/${encodeURIComponent(orderId)}/resend-webhook`, { method: 'POST', body: {}, idempotencyKey: newIdempotencyKey() });
-      // Seen, not only heard: a re-send changes nothing on the page until the webhook arrives (a repeat changes nothing at all).
-      detailNotice = { orderId, text: t('done.resend', { order: isolated(orderId) }) };
-      // Heard, not seen (the live region is hidden): isolation only changes what is drawn.
-      // No echo: a re-sent webhook that changes the order is what the operator waits to hear.
-      announce(t('done.resend', { order: orderId }));
-    }).finally(() => {
-      if (resending === orderId) resending = undefined;
-      page.refresh();
-    });
+    document.querySelector<HTMLDialogElement>('dialog.resend-dialog')?.showModal();
   },
   receipt(format: 'html' | 'pdf') {
     if (!detail || receiptDownload) return;
@@ -498,6 +489,33 @@ async function erase(): Promise<void> {
   }
   await Promise.all([loadDetail(), loadOrders()]);
   focusOrder();
+}
+
+async function resend(request: ResendRequest): Promise<void> {
+  if (!resendDraft || resendDraft.busy) return;
+  const { order, idempotencyKey } = resendDraft;
+  const orderId = order.order_id;
+  resendDraft = { ...resendDraft, busy: true, error: undefined };
+  page.refresh();
+  try {
+    await resendWebhook(token!, order, request, idempotencyKey);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return refused();
+    resendDraft = resendDraft && { ...resendDraft, busy: false, error: asApiError(error) };
+    page.refresh();
+    return focusNotice('dialog.resend-dialog');
+  }
+  closeResendDialog();
+  // Seen, not only heard: a re-send changes nothing on the page until the webhook arrives (a repeat changes nothing at all).
+  detailNotice = { orderId, text: t('done.resend', { order: isolated(orderId) }) };
+  // Heard, not seen (the live region is hidden): isolation only changes what is drawn.
+  // No echo: a re-sent webhook that changes the order is what the operator waits to hear.
+  announce(t('done.resend', { order: orderId }));
+  page.refresh();
+}
+
+function closeResendDialog(): void {
+  closeModal('dialog.resend-dialog', () => (resendDraft = undefined));
 }
 
 function closeEraseDialog(): void {

@@ -378,12 +378,11 @@ export interface DetailState {
   /** Seen here, heard from the page's one live region (`announce`): no live region of its own, or it is said twice. */
   readonly notice?: TemplateResult | string | undefined;
   /** A webhook re-send is on its way: its button waits. */
-  readonly resending: boolean;
   /** The receipt being downloaded: its button waits, so a second press is not a second file. */
   readonly downloading?: 'html' | 'pdf' | undefined;
 }
 
-export function orderDetailPanel(detail: OrderDetail | undefined, { problem, notice, resending, downloading }: DetailState, handlers: OrderHandlers): TemplateResult {
+export function orderDetailPanel(detail: OrderDetail | undefined, { problem, notice, downloading }: DetailState, handlers: OrderHandlers): TemplateResult {
   if (!detail) {
     return html`<section class="panel order-detail order-detail--empty" aria-labelledby="detail-heading">
       <h2 id="detail-heading">${t('detail.none')}</h2>
@@ -445,9 +444,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       ${order.unsent_at || neverDecided(order)
         ? // The gateway never took it (a refused currency, an outage): it has no webhook to send.
           nothing
-        : html`<button type="button" class="button button--small button--quiet" aria-disabled=${resending ? 'true' : 'false'} @click=${handlers.resend}>
-            ${resending ? t('dialog.sending') : t('action.resend')}
-          </button>`}
+        : html`<button type="button" class="button button--small button--quiet" aria-haspopup="dialog" @click=${handlers.resend}>${t('action.resend')}</button>`}
       ${order.status === 'success' && order.method !== 'lookup'
         ? // A card verification takes no money: the gateway makes it no receipt.
           (['html', 'pdf'] as const).map(
