@@ -95,6 +95,8 @@ describe('pay rate limits', () => {
     const notes = stack.logs.map((line) => JSON.parse(line)).filter((entry) => /client address/.test(entry.msg));
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ level: 'warn' });
+    // What to do on a host that gives no address, where a client's own X-Forwarded-For would be trusted.
+    expect(notes[0].msg).toContain('where it gives none (a Next.js route handler), set PAYFORM_TRUST_PROXY=true behind a proxy of yours that appends X-Forwarded-For');
   });
 });
 

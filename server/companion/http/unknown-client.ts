@@ -12,6 +12,7 @@ export function noteUnknownClient(services: CompanionServices): void {
   told.add(services);
   services.logger.warn(
     'the client address is unknown: per-client rate limits are off (pay limits count per session only) and customer_ip is sent as 0.0.0.0; ' +
-      "pass { clientAddress } to the companion's fetch, or set PAYFORM_TRUST_PROXY=true behind your proxy",
+      "pass { clientAddress } to the companion's fetch where the host gives one (SvelteKit's event.getClientAddress(), Nuxt's getRequestIP(event)); " +
+      'where it gives none (a Next.js route handler), set PAYFORM_TRUST_PROXY=true behind a proxy of yours that appends X-Forwarded-For — not with the host alone facing customers, where that header is theirs to write',
   );
 }
