@@ -68,6 +68,23 @@ describe.each(tarballs.map((tarball) => [tarball.name, tarball] as const))('%s, 
   });
 });
 
+// Read where the package is installed (node_modules, an offline laptop): its README sends the
+// reader to them by these paths.
+it('ships each package’s guide where its README says', () => {
+  const guides: Record<string, string[]> = {
+    '@payform/companion': ['docs/companion.md', 'docs/reliability.md'],
+    '@payform/widget': ['docs/widget.md'],
+    '@payform/sandbox': ['docs/sandbox.md'],
+    '@payform/gateway': ['docs/gateway.md'],
+  };
+  for (const [name, paths] of Object.entries(guides)) {
+    const tarball = tarballs.find((packed) => packed.name === name)!;
+    expect(tarball.files, name).toEqual(expect.arrayContaining(paths));
+    const readme = execFileSync('tar', ['-xOzf', join(tarballsDirectory, tarball.filename), 'package/README.md'], { encoding: 'utf8' });
+    expect(readme, name).toContain(`${paths[0]}\` in this package`);
+  }
+});
+
 it('packs all five packages', () => {
   expect(tarballs.map((tarball) => tarball.name).sort()).toEqual(['@payform/card', '@payform/companion', '@payform/gateway', '@payform/sandbox', '@payform/widget']);
 });
