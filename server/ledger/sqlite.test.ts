@@ -1,5 +1,5 @@
 // The shared ledger suite on SQLite: in memory and in a WAL file; and how the file is opened.
-import fs, { chmodSync, chownSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { syncBuiltinESMExports } from 'node:module';
@@ -320,6 +320,20 @@ describe('a SQLite ledger file', () => {
       expect(statSync(join(dir, 'volume', 'ledger.db')).mode & 0o777).toBe(0o600);
     } finally {
       process.umask(umask);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('in a folder it made keeps that folder out of git; a folder there before is left as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-gitignore-'));
+    try {
+      await (await openLedger(join(dir, 'data', 'nested', 'payform.db'))).close();
+      // The ledger's own folder, which it made (its parents too, whose content is the shop's).
+      expect(readFileSync(join(dir, 'data', 'nested', '.gitignore'), 'utf8')).toMatch(/^# Made by payform .*\n\*\n$/u);
+      expect(existsSync(join(dir, 'data', '.gitignore'))).toBe(false);
+      await (await openLedger(join(dir, 'beside.db'))).close();
+      expect(existsSync(join(dir, '.gitignore'))).toBe(false);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -6,8 +6,8 @@
 // - DDL runs in those transactions too (SQLite supports it), so two processes opening one file
 //   migrate one after the other.
 // - Durability is decided at each commit, here, below Kysely (see LedgerSqliteDatabase).
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type Database from 'better-sqlite3';
@@ -539,16 +539,34 @@ export type InternalOpenOptions = Pick<SqliteOptions, 'memoryImage'>;
 /**
  * `mkdir -p`, a level at a time: Node 20's recursive mkdirSync never returns for a path under
  * /proc (mkdir answers ENOENT there while the parent exists), and a database URL pointing there
- * would hang the start instead of naming the problem.
+ * would hang the start instead of naming the problem. Whether it made `directory` itself.
  */
-function makeDirectory(directory: string): void {
-  if (existsSync(directory)) return;
+function makeDirectory(directory: string): boolean {
+  if (existsSync(directory)) return false;
   makeDirectory(dirname(directory));
   try {
     mkdirSync(directory);
+    return true;
   } catch (error) {
     // Another process starting on the same file made it meanwhile, as `recursive` allowed.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  }
+}
+
+/**
+ * The folder made for a ledger (`./data` in a shop's project) kept out of git: the ledger holds
+ * customers' names, e-mail addresses and phones, and a project's `.gitignore` made before it
+ * (create-next-app's, say) does not name it, so `git add -A` committed it with its -wal. As
+ * Python's venv and pytest do with theirs; a folder that was there before is left as it is.
+ */
+const KEPT_OUT_OF_GIT = "# Made by payform with its ledger: customers' personal data, never to be committed.\n*\n";
+
+function keepOutOfGit(folder: string): void {
+  try {
+    writeFileSync(join(folder, '.gitignore'), KEPT_OUT_OF_GIT, { flag: 'wx' });
+  } catch {
+    // A convenience: a folder that takes no file refuses the ledger next, naming why.
   }
 }
 
@@ -604,7 +622,7 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
   if (memoryImage && !inMemory) throw new Error('an image opens a ledger in memory only');
   if (!inMemory) {
     try {
-      makeDirectory(dirname(location));
+      if (makeDirectory(dirname(location))) keepOutOfGit(dirname(location));
     } catch (error) {
       // mkdir names the folder it tried to make; the refusal names the one in the way.
       throw fileFaultRefusal(location, error) ?? error;
