@@ -56,6 +56,13 @@ export const REFUSED_REASON = 'Refused by the gateway:';
 export const NEVER_REACHED = 'Never reached the gateway';
 
 /**
+ * Why reconciliation ended for good an attempt the gateway had answered (a payment id, a page, a
+ * status of its own) and then no longer showed: it saw it, so "never reached" would be untrue, and
+ * the customer may have paid it at the gateway that took it.
+ */
+export const LOST_AT_GATEWAY = 'Acknowledged by the gateway, then unknown to it: check it at the gateway that took it';
+
+/**
  * Whether the gateway holds no payment of an attempt that no longer holds its session: it refused
  * the request outright, never received it, or never showed it over the never-sent window (then
  * sent again under its own order id, or given up on). Sending its charge again cannot pay twice.

@@ -21,7 +21,7 @@ export { sqliteUnloadable } from './driver-releases.js';
 export { upgradeNotice } from './upgrade-notice.js';
 export type { UpgradeNotice } from './upgrade-notice.js';
 export type { IndexBuilds, IndexBuildState, LedgerLog } from './index-builds.js';
-export { ABANDONED_CODES, gatewayAnswered, holdsSession, isUnsent, madeNoPayment, NEVER_REACHED, noPaymentAmong, NOT_SENT_REASON, REFUSED_REASON } from './attempts.js';
+export { ABANDONED_CODES, gatewayAnswered, holdsSession, isUnsent, LOST_AT_GATEWAY, madeNoPayment, NEVER_REACHED, noPaymentAmong, NOT_SENT_REASON, REFUSED_REASON } from './attempts.js';
 export { figuresDiffer } from './payments.js';
 export { discrepancyVersion, isHeld, LATER_REPORTS_KEPT, latestReport, reportsOf } from './discrepancies.js';
 export { SETTLEMENT_NOTE_MAX } from './input.js';

@@ -158,9 +158,11 @@ export class CompanionMetrics {
    * A payment reached success or failure (each change is reported once, across instances). A
    * failure the gateway gave no code for is one it never decided (every decline has a code):
    * the merchant's trouble, counted apart from what customers were told. One cancelled or
-   * expired unpaid (ABANDONED_CODES: a hosted page nobody paid) was abandoned, not declined.
+   * expired unpaid (ABANDONED_CODES: a hosted page nobody paid) was abandoned, not declined. One
+   * ended as never sent before it was given up was counted then (paymentUnsent): not twice.
    */
   paymentFinished(payment: Payment): void {
+    if (payment.unsentAt !== null) return;
     const outcome = paymentOutcome(payment);
     if (outcome !== undefined) this.#payments.inc({ method: payment.method, outcome });
   }

@@ -247,6 +247,32 @@ describe('stale payments', () => {
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success', unsentAt: null });
   });
 
+  it('gives up a payment the gateway acknowledged and then lost as lost, not as a decline nor as never reached, counted once', async () => {
+    await stack.close();
+    const token = 'metrics-token-0123456789abcdef';
+    stack = await createStack({ clock, companion: { metricsToken: token } });
+    const notSent = async () => {
+      const text = await (await stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${token}` } })).text();
+      return Object.fromEntries(['not_sent', 'failure'].map((outcome) => [outcome, Number(new RegExp(`^payform_payments_total\\{method="purchase",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1])]));
+    };
+    const session = await stack.openSession({ ttl_seconds: 7200 });
+    const paid = await (await stack.pay(session.id, payBody({ card: card('three_ds_challenge') }))).json();
+    await stack.control('POST', '/_sandbox/reset');
+    for (let read = 0; read < 3; read += 1) {
+      clock.advance(read === 0 ? MINUTE : 30 * SECOND);
+      await reconcile();
+    }
+    expect(await notSent()).toEqual({ not_sent: 1, failure: 0 });
+    clock.advance(30 * MINUTE);
+    expect(await reconcile()).toMatchObject({ givenUp: 1 });
+    // Its pending step's code (2122) is no decision, and the gateway did see it: the merchant is told to check there.
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({
+      status: 'failure', statusCode: null, paymentId: paid.payment_id, statusDescription: 'Acknowledged by the gateway, then unknown to it: check it at the gateway that took it',
+    });
+    expect(await notSent()).toEqual({ not_sent: 1, failure: 0 });
+    expect(stack.changes.filter((change) => change.kind === 'payment').map((change) => [change.status, change.source])).toEqual([['pending', 'gateway_answer'], ['failure', 'reconciliation']]);
+  });
+
   it('cancels an unpaid hosted page once its session has expired', async () => {
     const session = await stack.openSession({ ttl_seconds: 60, customer: { email: 'olena@example.com', phone: '+380501234567' } });
     await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
