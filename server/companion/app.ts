@@ -42,6 +42,7 @@ import { ApiProblem, sendProblem } from './http/problem.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { TokenHolders } from './http/token-holders.js';
 import { logRequests } from './http/request-log.js';
+import { ownProbeToken } from './http/own-probe.js';
 import { strayCheckoutNotice, strayWebhookNotice } from './http/stray-requests.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
@@ -213,8 +214,9 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // Read when the ledger was opened: naming it costs no request a statement.
   const servedLedger = ledgerTag(ledger.id);
   const identity = companionIdentity(servedLedger);
-  app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, ledgerTag: servedLedger, logger }));
-  app.use(logRequests(app));
+  const probeToken = ownProbeToken(config.gatewayApiSecret);
+  app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, ledgerTag: servedLedger, probeToken, logger }));
+  app.use(logRequests(app, probeToken));
   // Before anything reads a body, on every path (routes added by `extend` included).
   app.use(limitBody(options.bodyLimitBytes, { [`${options.basePath}/webhooks/`]: options.webhookBodyLimitBytes }));
   // Naming the companion and its ledger as /healthz does: the public URL check asks the webhook route with a GET.

@@ -1,10 +1,15 @@
 /**
  * The companion's own requests to itself at start (operator/public-url-check.ts: a GET of its
- * webhook route, answered 405, and an empty form posted to it, answered 400) carry this header, so that the request log
- * says it at debug rather than as a refused webhook at every start. The token is this process's
- * own, never answered back: no one else can quiet a line with it.
+ * webhook route, answered 405, and an empty form posted to it, answered 400) carry this header, so
+ * that the request log says it at debug rather than as a refused webhook at every start. Behind a
+ * balancer the probe may reach another instance: the token is the same on every instance given the
+ * same gateway API secret (they share it to verify webhooks), an HMAC of it, so the secret never
+ * leaves and no one without it can quiet a line.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 export const OWN_PROBE_HEADER = 'payform-own-probe';
-export const ownProbeToken = randomUUID();
+
+export function ownProbeToken(apiSecret: string): string {
+  return createHmac('sha256', apiSecret).update('payform-own-probe').digest('base64url');
+}

@@ -17,7 +17,7 @@ import type { CompanionEnv } from '../context.js';
 import { abortedByClient } from './client-abort.js';
 import { REPLAYED_HEADER } from './idempotency-keys.js';
 import { cutForLateness } from './unparsed-requests.js';
-import { OWN_PROBE_HEADER, ownProbeToken } from './own-probe.js';
+import { OWN_PROBE_HEADER } from './own-probe.js';
 
 /** The liveness and readiness probes' routes and the metrics scrape, every few seconds, under any base path. */
 const PROBES = /\/(healthz|readyz|metrics)$/;
@@ -27,7 +27,8 @@ interface RoutedApp {
   readonly routes: readonly { readonly path: string }[];
 }
 
-export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
+/** `probeToken`: what the start's own probes carry (ownProbeToken), this instance's or a sibling's behind the balancer. */
+export function logRequests(app: RoutedApp, probeToken: string): MiddlewareHandler<CompanionEnv> {
   let own = new Set<string>();
   let counted = 0;
   return async (c, next) => {
@@ -54,7 +55,7 @@ export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
     // The start's check of the public URL asks the webhook route (405 to its GET) and posts it an
     // empty form (400): its own requests, not a stranger's nor a refused webhook. Only those
     // answers: the token goes to whatever PAYFORM_PUBLIC_URL reaches, which must not hide others.
-    else if ((status === 400 || status === 405) && c.req.header(OWN_PROBE_HEADER) === ownProbeToken) logger.debug('request', { ...fields, own_check: true });
+    else if ((status === 400 || status === 405) && c.req.header(OWN_PROBE_HEADER) === probeToken) logger.debug('request', { ...fields, own_check: true });
     else logger.info('request', fields);
   };
 }

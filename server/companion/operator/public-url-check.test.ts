@@ -32,7 +32,7 @@ function mounted(basePath: string, mount: (companion: Hono<CompanionEnv>) => Hon
   const probed: string[] = [];
   const fetch = async (url: string | URL | Request) => (probed.push(String(url)), new Response('Not Found', { status: 404 }));
   const companion = new Hono<CompanionEnv>().basePath(basePath || '/') as Hono<CompanionEnv>;
-  companion.use(checkPublicUrl({ publicUrl: `${ORIGIN}${basePath}`, basePath, ledgerTag: '0123456789abcdef', logger, fetch: fetch as typeof globalThis.fetch }));
+  companion.use(checkPublicUrl({ publicUrl: `${ORIGIN}${basePath}`, basePath, ledgerTag: '0123456789abcdef', probeToken: 'probe', logger, fetch: fetch as typeof globalThis.fetch }));
   companion.get('/healthz', (c) => c.json({ status: 'ok' }));
   return { shop: mount(companion), warning, probed };
 }
@@ -49,7 +49,7 @@ describe('the public URL check, mounted in a Hono app', () => {
       return new Response(null, { status: 405, headers: { [INSTANCE_HEADER]: 'another-instance', [LEDGER_HEADER]: ours } });
     };
     const companion = new Hono<CompanionEnv>().basePath('/payments') as Hono<CompanionEnv>;
-    companion.use(checkPublicUrl({ publicUrl: `${ORIGIN}/payments`, basePath: '/payments', ledgerTag: ours, logger, fetch: fetch as typeof globalThis.fetch }));
+    companion.use(checkPublicUrl({ publicUrl: `${ORIGIN}/payments`, basePath: '/payments', ledgerTag: ours, probeToken: 'probe', logger, fetch: fetch as typeof globalThis.fetch }));
     companion.get('/healthz', (c) => c.json({ status: 'ok' }));
     expect((await new Hono().route('/', companion).request(`${ORIGIN}/payments/healthz`)).status).toBe(200);
     await eventually(() => expect(lines.join('\n')).toContain('PAYFORM_PUBLIC_URL reaches this companion'));
@@ -131,7 +131,7 @@ describe('the public URL check, for an address off this machine', () => {
     const probed: string[] = [];
     const fetch = async (url: string | URL | Request) => (probed.push(String(url)), answer());
     const companion = new Hono<CompanionEnv>();
-    companion.use(checkPublicUrl({ publicUrl: 'https://shop.example', basePath: '', ledgerTag: '0123456789abcdef', logger, fetch: fetch as typeof globalThis.fetch }));
+    companion.use(checkPublicUrl({ publicUrl: 'https://shop.example', basePath: '', ledgerTag: '0123456789abcdef', probeToken: 'probe', logger, fetch: fetch as typeof globalThis.fetch }));
     companion.get('/healthz', (c) => c.json({ status: 'ok' }));
     return { companion, lines, probed };
   }
@@ -372,7 +372,7 @@ describe('the public URL check, between real companions', () => {
     await once(server, 'listening');
     try {
       const { port } = server.address() as AddressInfo;
-      check = checkPublicUrl({ publicUrl: `https://127.0.0.1:${port}`, basePath: '', ledgerTag: '0123456789abcdef', logger });
+      check = checkPublicUrl({ publicUrl: `https://127.0.0.1:${port}`, basePath: '', ledgerTag: '0123456789abcdef', probeToken: 'probe', logger });
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       const message = await warning;
       expect(message).toContain(`what answers at https://127.0.0.1:${port} speaks plain http, not https`);

@@ -30,7 +30,7 @@ import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
 import { isLoopbackHost } from '../loopback.js';
 import { requestAddress } from '../http/request-address.js';
-import { OWN_PROBE_HEADER, ownProbeToken } from '../http/own-probe.js';
+import { OWN_PROBE_HEADER } from '../http/own-probe.js';
 
 /** `/healthz` and the webhook route's refusal of a GET name the companion process that answered: a probe knows it reached a companion, not just a server. */
 export const INSTANCE_HEADER = 'Payform-Instance';
@@ -64,6 +64,8 @@ export interface PublicUrlCheck {
   readonly basePath: string;
   /** What this companion answers in LEDGER_HEADER (`ledgerTag`). */
   readonly ledgerTag: string;
+  /** What its probes carry in OWN_PROBE_HEADER (ownProbeToken), for the request log to tell them. */
+  readonly probeToken: string;
   readonly logger: Logger;
   readonly fetch?: typeof globalThis.fetch;
 }
@@ -112,7 +114,7 @@ interface Reply {
  * The middleware that asks, once. Every later request pays a boolean and a plain call: no
  * async frame of its own on the pay and webhook paths.
  */
-export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
+export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToken, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
   const publicHost = new URL(publicUrl).hostname;
   const elsewhere = !isLoopbackHost(publicHost);
   let asked = false;
@@ -137,7 +139,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
     // Nothing answered at an address off this machine: perhaps only from here.
     let unreached = false;
     try {
-      const reply = await askOnceOpened(webhookUrl, fetch);
+      const reply = await askOnceOpened(webhookUrl, fetch, probeToken);
       if (!reply) {
         logger.debug(`PAYFORM_PUBLIC_URL: the companion at ${publicUrl} is still starting, so whose ledger it serves is not known`, { public_url: publicUrl });
         return;
@@ -150,7 +152,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       }
       // Another instance on the same ledger serves this companion's customers as well.
       if (companion && theirs === ours) {
-        const refusal = await postRefusal(webhookUrl, fetch);
+        const refusal = await postRefusal(webhookUrl, fetch, probeToken);
         // Stopped as it posted: the refusal was its own 503 shutting_down.
         if (refusal === undefined || stopping()) logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${webhookUrl} answers from an instance on its ledger`, { public_url: publicUrl });
         else {
@@ -355,10 +357,10 @@ function sameAddress(one: string, other: string): boolean {
  * (startCompanion's `{"status":"starting"}` names no ledger yet); undefined if it never finished.
  * Told by its body, not by the missing ledger header: an earlier version's instance never sends it.
  */
-async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promise<Reply | undefined> {
+async function askOnceOpened(url: string, fetch: typeof globalThis.fetch, probeToken: string): Promise<Reply | undefined> {
   for (let retry = 0; retry <= STARTING_RETRIES; retry += 1) {
     if (retry > 0) await sleep(STARTING_RETRY_MS, undefined, { ref: false });
-    const answer = await fetch(url, { headers: { [OWN_PROBE_HEADER]: ownProbeToken }, redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const answer = await fetch(url, { headers: { [OWN_PROBE_HEADER]: probeToken }, redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const { status, headers } = answer;
     if (!headers.has(INSTANCE_HEADER)) {
       const under = status === 404 ? headers.get(BASE_PATH_HEADER) : null;
@@ -388,11 +390,11 @@ async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promi
  * companion already). The GET was let through; a check on cross-site form posts in front of it
  * (SvelteKit's CSRF check) refuses only this.
  */
-async function postRefusal(url: string, fetch: typeof globalThis.fetch): Promise<{ readonly said: string; readonly status?: number } | undefined> {
+async function postRefusal(url: string, fetch: typeof globalThis.fetch, probeToken: string): Promise<{ readonly said: string; readonly status?: number } | undefined> {
   try {
     const answer = await fetch(url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', [OWN_PROBE_HEADER]: ownProbeToken },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', [OWN_PROBE_HEADER]: probeToken },
       body: '',
       redirect: 'manual',
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
