@@ -258,8 +258,15 @@ describe('GET /metrics', () => {
   it('answers only its own token, and is not there unless configured', async () => {
     const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
     expect((await scrape(stack, null)).status).toBe(401);
-    expect((await scrape(stack, ADMIN_TOKEN)).status).toBe(401);
+    const wrong = await scrape(stack, ADMIN_TOKEN);
+    expect(wrong.status).toBe(401);
+    expect((await wrong.json()).error.message).toBe('The bearer token is not the metrics token (PAYFORM_METRICS_TOKEN)');
+    expect((await scrape(stack, 'rotated-metrics-token-0123456789')).status).toBe(401);
     expect((await scrape(stack)).status).toBe(200);
+    // A scraper left on another token is said once a minute, however often it scrapes; one without any token is not.
+    const said = stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg.startsWith('GET /metrics refused'));
+    expect(said).toMatchObject([{ level: 'warn', refused: 1 }]);
+    expect(JSON.stringify(said)).not.toContain(ADMIN_TOKEN);
 
     const without = await open();
     expect((await scrape(without)).status).toBe(404);
