@@ -82,7 +82,7 @@ describe('a webhook that cannot be delivered', () => {
       webhooks.send(message(target, 'order-2'));
       await advance(0);
       expect(lines).toEqual([
-        `webhook purchase for order order-1 to ${target} failed: nothing is listening at 127.0.0.1:${closedPort} (ECONNREFUSED): is the receiver running, on that port?; retried 6 more times over 43 min (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
+        `webhook purchase for order order-1 to ${target} failed: nothing is listening at 127.0.0.1:${closedPort} (ECONNREFUSED): is the receiver running, on that port?; retried 6 more times over 43 min (said again only once this URL has answered 2xx; each attempt at GET /_sandbox/webhooks)`,
       ]);
       // The retries say nothing more until the last, which gives up naming the cause.
       for (const delay of DEFAULT_WEBHOOKS.retryDelaysMs.slice(0, -1)) await advance(delay);
@@ -156,7 +156,7 @@ describe('a webhook that cannot be delivered', () => {
       await advance(0);
       const shown = base.replace('http://', 'http://shop:***@');
       expect(lines).toEqual([
-        `webhook purchase for order order-1 to ${shown}/locked failed: it answered HTTP 401; only a 2xx answer counts as received: the user name and password in server_url are not sent (webhooks carry no Authorization header; the interface authenticates them by their signature), so let the receiver check the signature instead; retried 6 more times over 43 min (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
+        `webhook purchase for order order-1 to ${shown}/locked failed: it answered HTTP 401; only a 2xx answer counts as received: the user name and password in server_url are not sent (webhooks carry no Authorization header; the interface authenticates them by their signature), so let the receiver check the signature instead; retried 6 more times over 43 min (said again only once this URL has answered 2xx; each attempt at GET /_sandbox/webhooks)`,
         expect.stringContaining(`to ${shown}/broken failed: it answered HTTP 500; only a 2xx answer counts as received; retried 6`),
         expect.stringContaining(`to ${shown}/moved failed: it answered HTTP 308, a redirect to ${shown}/hooks/gateway: redirects are not followed`),
       ]);

@@ -305,7 +305,7 @@ export class WebhookSender {
       const retries = this.#options.settings.retryDelaysMs.slice(delivery.attempts.length - 1);
       const total = retries.reduce((sum, delay) => sum + delay, 0);
       this.#options.log(
-        `webhook ${delivery.method} for order ${delivery.order_id} to ${shownUrl(delivery.target)} failed: ${reason()}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
+        `webhook ${delivery.method} for order ${delivery.order_id} to ${shownUrl(delivery.target)} failed: ${reason()}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said again only once this URL has answered 2xx; each attempt at GET /_sandbox/webhooks)`,
       );
     }
     delivery.status = 'retrying';
