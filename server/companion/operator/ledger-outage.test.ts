@@ -109,7 +109,12 @@ describe('a ledger outage', () => {
     await outage.back();
     outage.stop();
     const [began] = memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(began).toMatchObject({ level: 'error', reason: '57014: canceling statement due to statement timeout', fix: expect.stringContaining('PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS') });
+    expect(began).toMatchObject({
+      level: 'error',
+      msg: 'the database answers but the ledger’s statements cannot finish in time; answering 503 with Retry-After until they do',
+      reason: '57014: canceling statement due to statement timeout',
+      fix: expect.stringContaining('PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS'),
+    });
     expect(began!.fix).toContain('pg_stat_activity');
   });
 
@@ -164,7 +169,7 @@ describe('a ledger outage', () => {
       await outage.back();
       outage.stop();
       expect(outage.writesRefused).toBe(false);
-      expect(memory.lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['the database cannot be reached; answering 503 with Retry-After until it is back', 'the database is back']);
+      expect(memory.lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['the database answers but the ledger’s statements cannot finish in time; answering 503 with Retry-After until they do', 'the database is back']);
     });
   }
 

@@ -147,7 +147,10 @@ export class LedgerOutage {
         ? 'the ledger file is damaged and takes no more work; answering 503 with Retry-After, /readyz 503'
         : dead
           ? 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503'
-          : 'the database cannot be reached; answering 503 with Retry-After until it is back';
+          : code === '57014' || (code !== undefined && LOCK_CODES.test(code))
+            ? // Reached: it is what holds the ledger's rows that keeps the work waiting (the fix says where to look).
+              'the database answers but the ledger’s statements cannot finish in time; answering 503 with Retry-After until they do'
+            : 'the database cannot be reached; answering 503 with Retry-After until it is back';
       // Probing first: a log line that cannot be written (its file on the same full disk) must
       // not leave the outage without the probe that ends it.
       if (began && !dead) this.#probeLater();
