@@ -56,6 +56,9 @@ export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 /** The index builds' states worth a series (index-builds.ts): the others are none of them. */
 const INDEX_BUILD_STATES = ['building', 'waiting', 'failed'] as const;
 
+/** The backlog gauges are read from the ledger at each scrape: while it cannot be read they keep what was read last, which an alert must not take for news. */
+const AS_LAST_READ = '; its last value read while payform_ledger_up is 0';
+
 export class CompanionMetrics {
   readonly registry = new Registry();
   readonly #payments: Counter<'method' | 'outcome'>;
@@ -100,11 +103,11 @@ export class CompanionMetrics {
     this.#rateLimited = new Counter({ name: 'payform_rate_limit_refusals_total', help: 'Requests refused 429 by a rate limit, by route', labelNames: ['route'], registers });
     this.#ledgerErrors = new Counter({ name: 'payform_ledger_errors_total', help: 'Ledger calls that failed: unavailable (the database could not be reached) or failed (a query fault)', labelNames: ['kind'], registers });
     this.#ledgerUp = new Gauge({ name: 'payform_ledger_up', help: '1 when the ledger answered this scrape’s backlog read and no outage is under way (a full disk still reads), else 0', registers });
-    this.#unfinished = new Gauge({ name: 'payform_unfinished_payments', help: 'Payments in init or pending waiting for the gateway (not those ended as never sent, nor those held for a discrepancy: payform_held_orders): the reconciliation backlog (every instance on the database)', registers });
-    this.#oldestAge = new Gauge({ name: 'payform_oldest_unfinished_payment_age_seconds', help: 'Age of the oldest payment waiting for the gateway (as payform_unfinished_payments); 0 when there is none', registers });
-    this.#unsettled = new Gauge({ name: 'payform_unsettled_operations', help: 'Captures, voids and refunds without the gateway’s answer yet', registers });
-    this.#heldOrders = new Gauge({ name: 'payform_held_orders', help: 'Orders held for a discrepancy no person has settled yet (POST /api/orders/{order_id}/settle-discrepancy): do not fulfil them (every instance on the database)', registers });
-    this.#waitingEvents = new Gauge({ name: 'payform_webhook_events_waiting', help: 'Webhook events stored and not applied: parked (waiting for their reservation) or unmatched (for a person)', labelNames: ['outcome'], registers });
+    this.#unfinished = new Gauge({ name: 'payform_unfinished_payments', help: `Payments in init or pending waiting for the gateway (not those ended as never sent, nor those held for a discrepancy: payform_held_orders): the reconciliation backlog (every instance on the database)${AS_LAST_READ}`, registers });
+    this.#oldestAge = new Gauge({ name: 'payform_oldest_unfinished_payment_age_seconds', help: `Age of the oldest payment waiting for the gateway (as payform_unfinished_payments); 0 when there is none${AS_LAST_READ}`, registers });
+    this.#unsettled = new Gauge({ name: 'payform_unsettled_operations', help: `Captures, voids and refunds without the gateway’s answer yet${AS_LAST_READ}`, registers });
+    this.#heldOrders = new Gauge({ name: 'payform_held_orders', help: `Orders held for a discrepancy no person has settled yet (POST /api/orders/{order_id}/settle-discrepancy): do not fulfil them (every instance on the database)${AS_LAST_READ}`, registers });
+    this.#waitingEvents = new Gauge({ name: 'payform_webhook_events_waiting', help: `Webhook events stored and not applied: parked (waiting for their reservation) or unmatched (for a person)${AS_LAST_READ}`, labelNames: ['outcome'], registers });
     this.#credentialsRefused = new Gauge({ name: 'payform_gateway_credentials_refused', help: '1 from a call the gateway refused 401 or 403 until it takes a call with the same credentials again, else 0', registers });
     this.#credentialsRefused.set(0);
     this.#gatewayTrouble = new Gauge({
