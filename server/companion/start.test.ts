@@ -410,22 +410,31 @@ describe('startCompanion', () => {
     expect(sector!.msg).toContain('differ from those of the companion that last started on this ledger: PAYFORM_MERCHANT_SECTOR (here microfinance; there unset: no sector rules). ');
   });
 
-  it('says the instance left on an older admin token is the one to restart, when it refuses the token the last one started with', async () => {
+  it('says the instance whose admin token is the odd one is to restart, when it refuses a token another one started with', async () => {
     const file = join(dir, 'rotated.db');
     const start = async (token: string) => {
       const { companion, lines } = await startOnLedger(file, token);
       return { companion, lines: () => lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.msg.startsWith('merchant API request refused')) };
     };
+    const odd = 'this instance was given another — give every instance sharing the ledger the same one';
     const left = await start('the-admin-token-before');
     const changed = await start('the-admin-token-after-0');
+    // Started after the others, with a token mistyped: the shop's requests carry theirs.
+    const mistyped = await start('the-admin-token-aftr-0');
     try {
-      const orders = (token: string) => fetch(`${left.companion.url}/api/orders`, { headers: { Authorization: `Bearer ${token}` } });
-      expect((await orders('the-admin-token-after-0')).status).toBe(401);
-      await eventually(() => expect(left.lines()).toEqual([expect.objectContaining({ level: 'error', msg: expect.stringContaining('this instance runs an older one — restart it with the current PAYFORM_ADMIN_TOKEN') })]));
-      expect(JSON.stringify(left.lines())).not.toContain('the-admin-token');
+      const orders = (companion: { url: string }, token: string) => fetch(`${companion.url}/api/orders`, { headers: { Authorization: `Bearer ${token}` } });
+      expect((await orders(left.companion, 'the-admin-token-after-0')).status).toBe(401);
+      await eventually(() => expect(left.lines()).toEqual([expect.objectContaining({ level: 'error', msg: expect.stringContaining(odd), token_started_at: expect.any(String) })]));
+      expect((await orders(mistyped.companion, 'the-admin-token-after-0')).status).toBe(401);
+      await eventually(() => expect(mistyped.lines()).toEqual([expect.objectContaining({ level: 'error', msg: expect.stringContaining(odd) })]));
+      // A token no instance started with is the caller's to fix.
+      expect((await orders(changed.companion, 'a-token-nobody-was-given')).status).toBe(401);
+      await eventually(() => expect(changed.lines()).toEqual([expect.objectContaining({ level: 'warn', msg: expect.stringContaining("if it is your shop's server, it must send PAYFORM_ADMIN_TOKEN") })]));
+      expect(JSON.stringify([left.lines(), mistyped.lines(), changed.lines()])).not.toContain('the-admin-token');
     } finally {
       await left.companion.close();
       await changed.companion.close();
+      await mistyped.companion.close();
     }
   });
 

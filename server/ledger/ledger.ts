@@ -11,7 +11,7 @@ import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
 import { settleDiscrepancy } from './held-orders.js';
-import { adminTokenCheck, claimGateway, claimPointOfSale, probeWrite, readLedgerId, recordAdminTokenCheck, recordSharedSettings, recordTokenHolder, tokenHolders } from './owner.js';
+import { adminTokenStartedAt, claimGateway, claimPointOfSale, probeWrite, readLedgerId, recordAdminTokenCheck, recordSharedSettings, recordTokenHolder, tokenHolders } from './owner.js';
 import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { giveUpInput, overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
@@ -281,8 +281,8 @@ export interface Ledger {
   probeWrite(): Promise<void>;
   /** Records a keyed hash of an instance's admin token; answers the one recorded before (owner.ts). */
   recordAdminTokenCheck(check: string): Promise<string | undefined>;
-  /** The keyed hash of the admin token the instance that started last was given, if any (owner.ts). */
-  adminTokenCheck(): Promise<string | undefined>;
+  /** When an instance last started with the admin token this keyed hash names, within 30 days (owner.ts). */
+  adminTokenStartedAt(check: string): Promise<number | undefined>;
   /** Records the settings instances must agree on, as the companion writes them; answers those recorded before (owner.ts). */
   recordSharedSettings(settings: string): Promise<string | undefined>;
   /** Records that a client (a network's key) sent the right admin token at `at`, for every instance (owner.ts). */
@@ -383,7 +383,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     probeWrite: () => probeWrite(ctx),
     recordAdminTokenCheck: (check) => recordAdminTokenCheck(ctx, check),
     recordSharedSettings: (settings) => recordSharedSettings(ctx, settings),
-    adminTokenCheck: () => adminTokenCheck(ctx),
+    adminTokenStartedAt: (check) => adminTokenStartedAt(ctx, check),
     recordTokenHolder: (client, at) => recordTokenHolder(ctx, client, at),
     tokenHolders: () => tokenHolders(ctx),
     saveCard: (card) => saveCard(ctx, card),

@@ -53,14 +53,24 @@ export async function readLedgerId(ctx: LedgerContext): Promise<string> {
 }
 
 const ADMIN_TOKEN_CHECK = 'admin_token_check';
+/** Each admin token an instance started with, by its check (a keyed hash): its key, under this prefix, holds when (ms, 13 digits). */
+const ADMIN_TOKEN_STARTED = 'admin_token_started:';
+/** How long a token an instance started with is remembered: one running that long on it is told by its own refusals. */
+export const ADMIN_TOKEN_REMEMBERED_MS = 30 * 24 * 60 * 60_000;
 
 /**
  * Records `check` (a keyed hash of an instance's admin token, never the token) and answers the
  * one recorded before it, if any: a companion starting on a shared ledger tells from it that
- * another instance was given another token. Left out of a copy (LEDGER_IDENTITY): it is the
- * instances' own.
+ * another instance was given another token. It is also kept among the tokens instances started
+ * with (adminTokenStartedAt), those older than ADMIN_TOKEN_REMEMBERED_MS let go. Left out of a copy
+ * (LEDGER_IDENTITY): it is the instances' own.
  */
-export const recordAdminTokenCheck = (ctx: LedgerContext, check: string): Promise<string | undefined> => recordInstanceValue(ctx, ADMIN_TOKEN_CHECK, check);
+export async function recordAdminTokenCheck(ctx: LedgerContext, check: string): Promise<string | undefined> {
+  const value = String(ctx.now());
+  await ctx.db.insertInto('ledger_settings').values({ key: ADMIN_TOKEN_STARTED + check, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  await ctx.db.deleteFrom('ledger_settings').where('key', 'like', `${ADMIN_TOKEN_STARTED}%`).where('value', '<=', String(ctx.now() - ADMIN_TOKEN_REMEMBERED_MS)).execute();
+  return recordInstanceValue(ctx, ADMIN_TOKEN_CHECK, check);
+}
 
 const SHARED_SETTINGS = 'shared_settings';
 
@@ -86,10 +96,14 @@ async function recordInstanceValue(ctx: LedgerContext, key: string, value: strin
   return before.value;
 }
 
-/** The keyed hash of the admin token the instance that started last on this ledger was given, if one was recorded. */
-export async function adminTokenCheck(ctx: LedgerContext): Promise<string | undefined> {
-  const row = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', ADMIN_TOKEN_CHECK).executeTakeFirst();
-  return row?.value;
+/**
+ * When an instance on this ledger last started with the admin token `check` names (its keyed
+ * hash), within ADMIN_TOKEN_REMEMBERED_MS; undefined for one none started with. A token refused
+ * here that another instance started with is this instance's mistake, not the caller's.
+ */
+export async function adminTokenStartedAt(ctx: LedgerContext, check: string): Promise<number | undefined> {
+  const row = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', ADMIN_TOKEN_STARTED + check).executeTakeFirst();
+  return row && Number(row.value) > ctx.now() - ADMIN_TOKEN_REMEMBERED_MS ? Number(row.value) : undefined;
 }
 
 /** A client that sent the right admin or metrics token: its key, under this prefix, holds when (ms, 13 digits). */

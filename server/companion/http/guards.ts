@@ -82,9 +82,10 @@ const notices = new WeakMap<RateLimiter, { saidAt: number; unsaid: number }>();
  * A shop whose server sends another token (a quoted one, the one an earlier start made up)
  * fails every checkout: seen in the log within a minute, however few its requests, and at most
  * once a minute, however many. A request with no token at all is a scanner's as often as not.
- * The token sent may be the one the instance that started last on this ledger was given (its
- * keyed hash is recorded there): then this instance is the one left on an older token, after a
- * change made one instance after another, and the fix is its restart, not the shop's server.
+ * The token sent may be one another instance on this ledger started with (each start records its
+ * keyed hash there): then this instance's token is the odd one — left on an older token after a
+ * change made one instance after another, or started with a wrong one — and the fix is an
+ * instance's restart, not the shop's server.
  */
 function noticeWrongToken(services: CompanionServices, client: string, sent: string): void {
   const { wrongAdminTokens, logger, ledger, clock } = services;
@@ -97,13 +98,14 @@ function noticeWrongToken(services: CompanionServices, client: string, sent: str
   notice.saidAt = now;
   notice.unsaid = 0;
   void ledger
-    .adminTokenCheck()
+    .adminTokenStartedAt(idempotencyScope(sent))
     .catch(() => undefined)
-    .then((latest) => {
-      if (latest !== undefined && latest === idempotencyScope(sent)) {
+    .then((startedAt) => {
+      if (startedAt !== undefined) {
         logger.error(
-          "merchant API request refused: the bearer token sent is the PAYFORM_ADMIN_TOKEN the companion that started last on this ledger was given, and this instance runs an older one — restart it with the current PAYFORM_ADMIN_TOKEN (every instance sharing the ledger needs the same)",
-          fields,
+          'merchant API request refused: the bearer token sent is the PAYFORM_ADMIN_TOKEN another companion on this ledger was started with, and this instance was given another — ' +
+            'give every instance sharing the ledger the same one (restart this instance with the token your shop sends, if that is the current one)',
+          { ...fields, token_started_at: new Date(startedAt).toISOString() },
         );
         return;
       }

@@ -100,6 +100,23 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.recordAdminTokenCheck('check-first')).toBe('check-second');
       });
 
+      it('remembers for 30 days each admin token check an instance started with, for every instance', async () => {
+        expect(await ledger.adminTokenStartedAt('check-first')).toBeUndefined();
+        await ledger.recordAdminTokenCheck('check-first');
+        const firstAt = clock.now;
+        clock.advance(1000);
+        const again = await store.reopen!();
+        await again.recordAdminTokenCheck('check-second');
+        expect(await ledger.adminTokenStartedAt('check-first')).toBe(firstAt);
+        expect(await ledger.adminTokenStartedAt('check-second')).toBe(clock.now);
+        expect(await ledger.adminTokenStartedAt('check-never')).toBeUndefined();
+        // Past its 30 days, a token no instance started with since is forgotten; one started again is kept.
+        clock.advance(30 * 24 * 60 * 60_000 - 500);
+        expect(await again.adminTokenStartedAt('check-first')).toBeUndefined();
+        await again.recordAdminTokenCheck('check-second');
+        expect(await ledger.adminTokenStartedAt('check-second')).toBe(clock.now);
+      });
+
       it('keeps the clients that sent the right admin token for a day, for every instance and start after', async () => {
         expect(await ledger.tokenHolders()).toEqual(new Map());
         const at = clock.now;
