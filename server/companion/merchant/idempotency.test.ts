@@ -573,7 +573,7 @@ describe('a keyed request the database went away during', () => {
     const session = (await first.json()) as Json;
     // No request was answered 503: the tracker hears of it from the middleware, or from no one.
     const lines = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string });
-    expect(lines.filter(({ level }) => level === 'error')).toMatchObject([{ msg: expect.stringContaining('the database cannot be reached') }]);
+    expect(lines.filter(({ level }) => level === 'error')).toMatchObject([{ msg: expect.stringContaining('the database answers but the ledger’s statements cannot finish in time') }]);
     const retry = await create('session-unkept');
     expect(retry.status).toBe(201);
     expect(await retry.json()).toEqual(session);
