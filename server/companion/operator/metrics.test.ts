@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { webhookForm } from '@payform/gateway';
 import { testProjectCredentials } from '@payform/gateway/testing';
-import { ADMIN_TOKEN, payBody, stacksPerTest } from '../test/stack.js';
+import { ADMIN_TOKEN, eventually, payBody, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
 import { card } from '../test/cards.js';
 import { TestClock } from '../../ledger/testing/databases.js';
@@ -140,6 +140,19 @@ describe('GET /metrics', () => {
     const metrics = samples(await (await scrape(stack)).text());
     expect(metrics.get('payform_payments_total{method="purchase",outcome="not_sent"}')).toBe(1);
     expect(metrics.get('payform_payments_total{method="purchase",outcome="failure"}')).toBe(1);
+  });
+
+  it('counts the late decision of an attempt that was ended as never sent, as its first send landed after all', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    const session = await stack.openSession();
+    const challenged = await pay(stack, session, 'three_ds_challenge');
+    // Two reads that missed it (a gateway slow to show it) end it as never sent.
+    for (const readAt of [Date.now() + 1_000, Date.now() + 2_000]) await stack.ledger.countAbsentPayment(session.order_id, { readAt, reads: 2, spacingMs: 0 });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'pending', unsentAt: expect.any(Number) });
+    await stack.control('POST', `/_sandbox/3ds/${challenged.payment_id}`, { result: 'success' });
+    await eventually(async () => expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('success'));
+    const metrics = samples(await (await scrape(stack)).text());
+    expect(metrics.get('payform_payments_total{method="purchase",outcome="success"}')).toBe(1);
   });
 
   it('counts an unpaid hosted payment cancelled apart from the declines, in the metrics and the stats', async () => {

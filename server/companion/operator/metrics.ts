@@ -162,10 +162,11 @@ export class CompanionMetrics {
    * failure the gateway gave no code for is one it never decided (every decline has a code):
    * the merchant's trouble, counted apart from what customers were told. One cancelled or
    * expired unpaid (ABANDONED_CODES: a hosted page nobody paid) was abandoned, not declined. One
-   * ended as never sent before it was given up was counted then (paymentUnsent): not twice.
+   * ended as never sent and then given up was counted as it was ended (paymentUnsent): not twice.
+   * (A late decision of one ended so — its first send landed — is news, and counted.)
    */
   paymentFinished(payment: Payment): void {
-    if (payment.unsentAt !== null) return;
+    if (payment.unsentAt !== null && payment.status === 'failure' && payment.statusCode === null) return;
     const outcome = paymentOutcome(payment);
     if (outcome !== undefined) this.#payments.inc({ method: payment.method, outcome });
   }
@@ -178,7 +179,12 @@ export class CompanionMetrics {
    */
   paymentUnsent(payment: Pick<Payment, 'method' | 'paymentId' | 'checkoutUrl' | 'statusCode'>): void {
     this.#payments.inc({ method: payment.method, outcome: 'not_sent' });
-    if (gatewayAnswered(payment)) this.#forgotten.inc();
+    if (gatewayAnswered(payment)) this.paymentForgotten();
+  }
+
+  /** A payment the gateway had answered and then no longer knew, found so as it was given up (never ended as never sent before). */
+  paymentForgotten(): void {
+    this.#forgotten.inc();
   }
 
   /** A client network's declines cooled it down (checkout/pay-limits.ts): `network` for an IPv6 /48. */

@@ -75,6 +75,19 @@ export class PaymentReactions {
     if (this.#awaiting.size > 0) this.#awaiting.delete(payment.orderId);
   }
 
+  /**
+   * A payment the gateway had answered, given up on at the first read that missed it (the gateway
+   * away for longer than the give-up time, then back without it): not ended as never sent before,
+   * so neither counted nor said as lost yet (order-state.ts says it there).
+   */
+  givenUpLost(payment: Payment): void {
+    this.#deps.metrics?.paymentForgotten();
+    this.#deps.logger.error(
+      'the gateway no longer knows a payment it acknowledged, and the give-up time has passed: ended as a failure. The gateway at PAYFORM_GATEWAY_BASE_URL was restarted without its payments (a sandbox) or is not the one that took it: check this payment (its payment_id, or a hosted page\'s order_id) at the gateway that took it before fulfilling the order or letting its customer pay again',
+      { order_id: payment.orderId, payment_id: payment.paymentId },
+    );
+  }
+
   /** What a ledger update of a payment calls for: the status moved on, or a discrepancy was noted. */
   async paymentProgressed(progress: PaymentProgress, source: ChangeSource, client?: string): Promise<void> {
     if (progress.progress === 'advanced') await this.paymentAdvanced(progress.payment, source, client);

@@ -271,6 +271,19 @@ describe('stale payments', () => {
     });
     expect(await notSent()).toEqual({ not_sent: 1, failure: 0 });
     expect(stack.changes.filter((change) => change.kind === 'payment').map((change) => [change.status, change.source])).toEqual([['pending', 'gateway_answer'], ['failure', 'reconciliation']]);
+
+    // The gateway away for longer than the give-up time, back without the payment: given up at the
+    // first read that misses it, it is still counted and said as lost, once.
+    const away = await stack.openSession({ ttl_seconds: 7200 });
+    await stack.pay(away.id, payBody({ card: card('three_ds_challenge') }));
+    await stack.control('POST', '/_sandbox/reset');
+    clock.advance(31 * MINUTE);
+    expect(await reconcile()).toMatchObject({ givenUp: 1 });
+    expect(await stack.ledger.getPayment(away.order_id)).toMatchObject({ status: 'failure', statusCode: null, unsentAt: null });
+    const scraped = await (await stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${token}` } })).text();
+    expect(scraped).toMatch(/^payform_payments_forgotten_total 2$/m);
+    expect(await notSent()).toEqual({ not_sent: 2, failure: 0 });
+    expect(stack.logs.filter((line) => line.includes('the give-up time has passed')).map((line) => JSON.parse(line))).toMatchObject([{ level: 'error', order_id: away.order_id }]);
   });
 
   it('cancels an unpaid hosted page once its session has expired', async () => {

@@ -26,7 +26,7 @@
 import { AuthenticationError, NotTheGatewayError } from '@payform/gateway';
 import type { GatewayClient } from '@payform/gateway';
 import type { Ledger, Operation, Payment, StoredEvent } from '../../ledger/index.js';
-import { isLedgerUnavailable, NEVER_REACHED } from '../../ledger/index.js';
+import { gatewayAnswered, isLedgerUnavailable, NEVER_REACHED } from '../../ledger/index.js';
 import type { ReconciliationTimings } from '../config.js';
 import type { Logger } from '../log/logger.js';
 import type { LedgerOutage } from '../operator/ledger-outage.js';
@@ -248,7 +248,7 @@ export class Reconciler {
     // info made the log follow the traffic of half an hour before.
     const changed = tally.settled + tally.cancelled + tally.neverSent + tally.givenUp + tally.appliedEvents + tally.failures - unreached.orders + tally.toldNotices;
     if (changed > 0) logger.info('reconciliation pass', tally);
-    else if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents + tally.dueNotices > 0) logger.debug('reconciliation pass', tally);
+    else if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents + tally.dueNotices + tally.droppedNotices > 0) logger.debug('reconciliation pass', tally);
     return tally;
   }
 
@@ -368,6 +368,8 @@ export class Reconciler {
         const progress = await ledger.giveUpPayment(payment.orderId, Math.min(readFrom, clock() - timings.giveUpAfterMs));
         if (progress?.progress === 'advanced') {
           tally.givenUp += 1;
+          // Ended as never sent before (this pass's read too), it was counted and said then.
+          if (progress.payment.unsentAt === null && gatewayAnswered(payment)) reactions.givenUpLost(progress.payment);
           await reactions.paymentAdvanced(progress.payment, 'reconciliation');
         }
         return;

@@ -59,6 +59,8 @@ describe('an attempt the gateway never decided', () => {
     expect(gatewayForgot({ ...unsent, status: 'pending', status_code: null, payment_id: 'p-81' })).toBe(true);
     expect(gatewayForgot({ ...unsent, status: 'init', status_code: null })).toBe(false);
     expect(gatewayForgot({ ...unsent, status: 'failure', status_code: null, unsent_at: null })).toBe(false);
+    // Given up on at once (the gateway away past the give-up time): its payment id says it was answered.
+    expect(gatewayForgot({ ...unsent, status: 'failure', status_code: null, unsent_at: null, payment_id: 'p-82' })).toBe(true);
     expect(gatewayForgot({ ...unsent, status: 'success', status_code: '1000' })).toBe(false);
   });
 

@@ -37,11 +37,12 @@ export function abandoned(order: Pick<OrderSummary, 'status' | 'status_code'>): 
 /**
  * One of those the gateway had answered (a payment id, a hosted page, a status code of its own)
  * before it no longer knew it — what a restarted sandbox does, which forgets its orders: not
- * "Not sent". The ledger's `gatewayAnswered`, read from the view, as the forgotten count is.
+ * "Not sent", whether ended as never sent or given up on at once (the gateway away longer than
+ * the give-up time). The ledger's `gatewayAnswered`, read from the view, as the forgotten count is.
  */
 export function gatewayForgot(order: Pick<OrderSummary, 'status' | 'status_code' | 'payment_id' | 'checkout_url' | 'unsent_at'>): boolean {
   const answered = order.payment_id !== null || order.checkout_url !== null || order.status_code !== null;
-  return neverDecided(order) && order.unsent_at !== null && answered;
+  return neverDecided(order) && answered;
 }
 
 /**
