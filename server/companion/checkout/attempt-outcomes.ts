@@ -74,19 +74,23 @@ export function madeHere(payment: Pick<Payment, 'sessionOrderId'>): boolean {
   return isNewOrderId(payment.sessionOrderId) || isKeyedOrderId(payment.sessionOrderId);
 }
 
-/** Fields the customer typed or the browser sent; the others (a prefilled birthday or tax id among them) come from the session or the companion. */
-const PAYER_FIELD = /^(card\.|fingerprint\.|customer\.(fname|lname|email|phone)$)/;
+/** Fields the customer typed or the browser sent (the client's address and language among them). */
+const PAYER_FIELD = /^(card|customer|fingerprint)\./;
+
+/** The customer's details only the merchant gives, prefilled in the session: no payer types them. */
+const PREFILLED_ONLY = /^customer\.(birthday|tax_id|patronym|country|city)$/;
 
 /** The customer's details only a microfinance or iGaming merchant's gateway project requires (interface, endpoint 1, rules 3–4). */
 const SECTOR_FIELD = /^customer\.(birthday|tax_id|fname|lname)$/;
 
 /**
- * Whether the payer could have given `field`: a hosted page's names are asked of them only when
- * the merchant's sector is set, so without it the gateway's refusal of them is the setting's.
+ * Whether the payer could have given `field`. A hosted page's names are asked of them only when
+ * the merchant's sector is set: without it, names the attempt went without are the setting's.
  */
 function typedByPayer(field: string, payment: Payment, sector: MerchantSector | undefined): boolean {
-  if (payment.mode === 'hosted' && sector === undefined && /^customer\.[fl]name$/.test(field)) return false;
-  return PAYER_FIELD.test(field);
+  const name = /^customer\.([fl]name)$/.exec(field)?.[1] as 'fname' | 'lname' | undefined;
+  if (name && payment.mode === 'hosted' && sector === undefined && !payment.customer[name]) return false;
+  return PAYER_FIELD.test(field) && !PREFILLED_ONLY.test(field);
 }
 
 /**
