@@ -42,7 +42,7 @@ import { ApiProblem, sendProblem } from './http/problem.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { TokenHolders } from './http/token-holders.js';
 import { logRequests } from './http/request-log.js';
-import { ownProbeToken } from './http/own-probe.js';
+import { ownProbeCheck, ownProbeToken } from './http/own-probe.js';
 import { strayCheckoutNotice, strayWebhookNotice } from './http/stray-requests.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
@@ -216,7 +216,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const identity = companionIdentity(servedLedger);
   const probeToken = ownProbeToken(config.gatewayApiSecret);
   app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, ledgerTag: servedLedger, probeToken, logger }));
-  app.use(logRequests(app, probeToken));
+  app.use(logRequests(app, ownProbeCheck([config.gatewayApiSecret, ...(config.gatewayApiSecretPrevious ? [config.gatewayApiSecretPrevious] : [])])));
   // Before anything reads a body, on every path (routes added by `extend` included).
   app.use(limitBody(options.bodyLimitBytes, { [`${options.basePath}/webhooks/`]: options.webhookBodyLimitBytes }));
   // Naming the companion and its ledger as /healthz does: the public URL check asks the webhook route with a GET.

@@ -6,10 +6,25 @@
  * same gateway API secret (they share it to verify webhooks), an HMAC of it, so the secret never
  * leaves and no one without it can quiet a line.
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export const OWN_PROBE_HEADER = 'payform-own-probe';
 
 export function ownProbeToken(apiSecret: string): string {
   return createHmac('sha256', apiSecret).update('payform-own-probe').digest('base64url');
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Whether a header is a probe of an instance given one of `apiSecrets` — the secret, and the one
+ * before it while a rotation goes from instance to instance — compared in constant time.
+ */
+export function ownProbeCheck(apiSecrets: readonly string[]): (sent: string | undefined) => boolean {
+  const tokens = apiSecrets.map((secret) => digest(ownProbeToken(secret)));
+  return (sent) => {
+    if (sent === undefined) return false;
+    const given = digest(sent);
+    return tokens.some((token) => timingSafeEqual(token, given));
+  };
 }

@@ -27,8 +27,8 @@ interface RoutedApp {
   readonly routes: readonly { readonly path: string }[];
 }
 
-/** `probeToken`: what the start's own probes carry (ownProbeToken), this instance's or a sibling's behind the balancer. */
-export function logRequests(app: RoutedApp, probeToken: string): MiddlewareHandler<CompanionEnv> {
+/** `ownProbe`: whether a request is the start's own probe (ownProbeCheck), this instance's or a sibling's behind the balancer. */
+export function logRequests(app: RoutedApp, ownProbe: (sent: string | undefined) => boolean): MiddlewareHandler<CompanionEnv> {
   let own = new Set<string>();
   let counted = 0;
   return async (c, next) => {
@@ -55,7 +55,7 @@ export function logRequests(app: RoutedApp, probeToken: string): MiddlewareHandl
     // The start's check of the public URL asks the webhook route (405 to its GET) and posts it an
     // empty form (400): its own requests, not a stranger's nor a refused webhook. Only those
     // answers: the token goes to whatever PAYFORM_PUBLIC_URL reaches, which must not hide others.
-    else if ((status === 400 || status === 405) && c.req.header(OWN_PROBE_HEADER) === probeToken) logger.debug('request', { ...fields, own_check: true });
+    else if ((status === 400 || status === 405) && ownProbe(c.req.header(OWN_PROBE_HEADER))) logger.debug('request', { ...fields, own_check: true });
     else logger.info('request', fields);
   };
 }
