@@ -64,6 +64,7 @@ test('a webhook is sent again by its kind and one transaction of it; an id the g
   await transaction.fill('refund-2');
   await resend.click();
   expect(await transaction.evaluate((input: HTMLInputElement) => input.validationMessage)).toContain('the gateway’s UUID');
+  await expect(transaction).toHaveAttribute('aria-invalid', 'true');
   expect(sent).toEqual([]);
 
   // A transaction the gateway does not have for this order: refused, the dialog stays to mend it.

@@ -61,7 +61,10 @@ export function resendDialog(draft: ResendDraft, handlers: { submit: (request: R
     const kind = (form.elements.namedItem('kind') as HTMLSelectElement).value as Kind;
     const transaction = form.elements.namedItem('transaction') as HTMLInputElement;
     const id = transaction.value.trim();
-    transaction.setCustomValidity(id && !UUID.test(id) ? t('resend.transactionInvalid') : '');
+    const invalid = id !== '' && !UUID.test(id);
+    transaction.setCustomValidity(invalid ? t('resend.transactionInvalid') : '');
+    if (invalid) transaction.setAttribute('aria-invalid', 'true');
+    else transaction.removeAttribute('aria-invalid');
     if (!transaction.reportValidity()) return;
     handlers.submit({ ...(kind === order.method ? {} : { operation: kind }), ...(id ? { transaction_id: id } : {}) });
   };
