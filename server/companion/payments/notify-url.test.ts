@@ -48,7 +48,7 @@ describe('notifyHook', () => {
   it('says a refused signature and a wrong path with their fixes', async () => {
     receiver.answers.push({ status: 401 }, { status: 404 });
     const hook = notifyHook({ url: receiver.url, secret: SECRET });
-    await expect(hook(CHANGE)).rejects.toThrow(/answered 401 Unauthorized: check that the receiver verifies with the same secret as PAYFORM_NOTIFY_SECRET/);
+    await expect(hook(CHANGE)).rejects.toThrow(/answered 401 Unauthorized: check that the receiver verifies with the same secret as PAYFORM_NOTIFY_SECRET, over the body as received \(its raw bytes/);
     await expect(hook(CHANGE)).rejects.toThrow(/answered 404 Not Found: check the path in PAYFORM_NOTIFY_URL/);
   });
 

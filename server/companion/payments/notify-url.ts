@@ -233,7 +233,7 @@ function refusal(response: Response, url: string): string {
   }
   const fix =
     status === 401 || status === 403
-      ? 'check that the receiver verifies with the same secret as PAYFORM_NOTIFY_SECRET, and that its clock is right (signatures older than 5 minutes are refused)'
+      ? 'check that the receiver verifies with the same secret as PAYFORM_NOTIFY_SECRET, over the body as received (its raw bytes: PHP\'s php://input, never JSON encoded again), and that its clock is right (signatures older than 5 minutes are refused)'
       : status === 404 || status === 405
         ? 'check the path in PAYFORM_NOTIFY_URL, and that the receiver takes POST there'
         : 'the receiver should answer 2xx once it has stored the change (a change it already has: 2xx too)';
