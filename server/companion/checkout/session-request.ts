@@ -43,6 +43,15 @@ const IdText = (max: number) => withoutCardNumber(requiredText(max), holdsCardNu
  */
 const Birthday = IsoDate.refine((day) => day >= '1900-01-01' && Date.parse(day) <= Date.now() + 14 * 3_600_000, { error: 'must be a past date from 1900-01-01 on' });
 
+/**
+ * Where the customer lands after paying on another origin (3-D Secure, the hosted page): whole,
+ * for a path (`/thanks`), the commonest first try, means nothing on the gateway's origin.
+ */
+const ReturnUrl = z
+  .string()
+  .refine((value) => !value.startsWith('/'), { error: 'must be an absolute https: URL (https://shop.example/thanks), not a path: the customer comes back from the gateway’s origin', abort: true })
+  .pipe(Url.max(2048));
+
 /** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
 const SessionCustomer = z
   .strictObject({
@@ -83,7 +92,7 @@ const SessionFields = z.strictObject({
     .describe('Whether a successful payment keeps the card for customer_id (the customer consented to a stored card). Default true; only with customer_id; never false for method lookup'),
   // Kept, given back and sent on as the gateway's return address: a card number in it, its
   // query's or its path's, is refused as in an id.
-  return_url: withoutCardNumber(Url.max(2048), holdsCardNumberOfItsLength).optional(),
+  return_url: withoutCardNumber(ReturnUrl, holdsCardNumberOfItsLength).optional(),
   modes: z.array(z.enum(['direct', 'hosted'])).min(1).optional(),
   ttl_seconds: z.number().int().min(60).max(7 * 86_400).optional(),
   extendable: z
