@@ -286,7 +286,27 @@ export function idempotencyScope(secret: string): string {
  * routes read it. A body that is not JSON is taken as it is (the route refuses it anyway).
  */
 export function requestFingerprint(secret: string, method: string, path: string, body: string): string {
-  return createHmac('sha256', secret).update(`${method} ${path}\n${canonicalBody(body)}`, 'utf8').digest('hex');
+  return createHmac('sha256', secret).update(`${method} ${canonicalPath(path)}\n${canonicalBody(body)}`, 'utf8').digest('hex');
+}
+
+/**
+ * The path as its route reads it: each segment's escapes decoded, so an order id's `:2` sent
+ * once as `%3A2` (PHP's rawurlencode) and once as written is one request. A segment whose escapes
+ * are malformed, or would decode to a `/`, stays as sent.
+ */
+function canonicalPath(path: string): string {
+  if (!path.includes('%')) return path;
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        const decoded = decodeURIComponent(segment);
+        return decoded.includes('/') ? segment : decoded;
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
 }
 
 function canonicalBody(text: string): string {

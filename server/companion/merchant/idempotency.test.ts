@@ -11,7 +11,8 @@ import { eventually } from '../test/stack.js';
 import type { Json } from '../test/stack.js';
 import { API } from '../openapi/api-catalog.js';
 import { takesIdempotencyKey } from '../openapi/openapi-document.js';
-import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
+import { ADMIN_TOKEN, payBody, stacksPerTest } from '../test/stack.js';
+import { card } from '../test/cards.js';
 import type { Stack, StackOptions } from '../test/stack.js';
 
 const HOUR = 3_600_000;
@@ -70,6 +71,18 @@ describe('a request sent again with its Idempotency-Key', () => {
     expect(b.id).toBe(a.id);
     expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
     expect(await stack.ledger.getSession(a.id)).toBeDefined();
+  });
+
+  it('takes a retry’s order id sent percent-escaped (`%3A2`, as PHP’s rawurlencode writes `:2`) as the same request', async () => {
+    await open();
+    const session = await stack.openSession({ amount: 1010 });
+    expect((await (await stack.pay(session.id, payBody({ card: card('rejected') }))).json()).status).toBe('failure');
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    const retried = `${session.order_id}:2`;
+    expect((await refund(retried, 'refund-escaped')).status).toBe(200);
+    const escaped = await refund(retried.replace(':', '%3A'), 'refund-escaped');
+    expect(escaped).toMatchObject({ status: 200, replayed: 'true' });
+    expect(gatewayRefunds(retried)).toEqual([200]);
   });
 
   it('is refused with 422 idempotency_key_reused for another body or another operation', async () => {
