@@ -83,8 +83,8 @@ test('the back office’s controls line up: the receipts row one height, a wrapp
   await backOffice.open();
   const form = page.locator('.receipts__form');
   const boxes = await form.locator('input, select, button').evaluateAll((controls) => controls.map((control) => control.getBoundingClientRect()).map(({ top, height }) => ({ top: Math.round(top), height: Math.round(height) })));
-  expect(boxes).toHaveLength(3);
-  for (const box of boxes) expect(box, 'the day, the format and the button').toEqual(boxes[0]);
+  expect(boxes).toHaveLength(4);
+  for (const box of boxes) expect(box, 'the day, the format, the kind of payment and the button').toEqual(boxes[0]);
 
   await page.setViewportSize(PHONE);
   const groups = page.locator('.segmented');
