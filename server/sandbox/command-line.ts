@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { SANDBOX_DOCS } from './docs.js';
+import { SANDBOX_DOCS_SAID } from './docs.js';
 import { isQuotedSetting, quotedSettingProblem } from '@payform/gateway';
 import { allowedHostsProblems, allowedHostsSetting, isAddressOrHostName, misspeltVariables, quotedVariables, strictSettingProblem } from './environment.js';
 
@@ -34,7 +34,7 @@ Environment only:
                           0 or unset: tolerant, like the live gateway
   SANDBOX_ALLOWED_HOSTS   comma-separated host names it answers besides loopback (against DNS rebinding)
 
-Test cards, the control plane and every behaviour: ${SANDBOX_DOCS}
+Test cards, the control plane and every behaviour: ${SANDBOX_DOCS_SAID}
 `;
 
 export interface SandboxOptions {

@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { everyInterfaceWarning, listenProblem, packageVersion, readCommandLine, USAGE } from './command-line.js';
-import { SANDBOX_DOCS } from './docs.js';
+import { SANDBOX_DOCS_SAID } from './docs.js';
 import { refuseTunnels } from './http/tunnels.js';
 import { CREDENTIAL_VARIABLES, LEGACY_CREDENTIAL_VARIABLES } from './environment.js';
 import type { Project } from './config.js';
@@ -105,7 +105,7 @@ ${everywhere && !options.publicUrl ? "# PAYFORM_SANDBOX_ORIGIN: the sandbox's ad
 
 ${boundLine}${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}${tolerantLine}\
   inspector and control plane: ${url}/_sandbox   test cards: ${url}/
-  docs: ${SANDBOX_DOCS}`);
+  docs: ${SANDBOX_DOCS_SAID}`);
 });
 
 refuseTunnels(server);
