@@ -12,7 +12,6 @@ import { isQuotedSetting, maskCardData } from '@payform/gateway';
 import { fieldPath } from '@payform/gateway/wire';
 import { clientKey, UNKNOWN_CLIENT } from './client-address.js';
 import { idempotencyScope } from './idempotency-keys.js';
-import type { RateLimiter } from './rate-limit.js';
 import { ApiProblem, retryAfterSeconds } from './problem.js';
 
 /**
@@ -27,7 +26,7 @@ import { ApiProblem, retryAfterSeconds } from './problem.js';
  * itself is at least 16 characters (config). A client whose address is not known is not counted.
  */
 export function requireAdminToken(adminToken: string): MiddlewareHandler<CompanionEnv> {
-  return requireBearer(adminToken, unauthorized, noticeWrongToken);
+  return requireBearer(adminToken, unauthorized, wrongAdminToken);
 }
 
 /**
@@ -72,31 +71,41 @@ export function requireBearer(
   };
 }
 
-/** The least time between two lines about refused merchant API requests. */
+/** The least time between two lines about requests refused for a wrong token. */
 const REFUSAL_NOTICE_MS = 60_000;
 
-/** Per companion (keyed by its wrong-token counter, which all its guards share): when it last said, and how many since. */
-const notices = new WeakMap<RateLimiter, { saidAt: number; unsaid: number }>();
+/** What a wrong token's line says: who sent it, and how many were refused since the last line. */
+export type WrongTokenNotice = (services: CompanionServices, fields: { readonly client: string; readonly refused: number }, sent: string) => void;
+
+/**
+ * `say` at most once a minute per companion, however many wrong tokens come (all of a companion's
+ * guards of one notice share it), with how many were refused since: a caller left on another
+ * token is seen in the log within a minute, however few its requests.
+ */
+export function saidOnceAMinute(say: WrongTokenNotice): (services: CompanionServices, client: string, sent: string) => void {
+  const notices = new WeakMap<CompanionServices, { saidAt: number; unsaid: number }>();
+  return (services, client, sent) => {
+    let notice = notices.get(services);
+    if (!notice) notices.set(services, (notice = { saidAt: -Infinity, unsaid: 0 }));
+    notice.unsaid += 1;
+    const now = services.clock();
+    if (now - notice.saidAt < REFUSAL_NOTICE_MS) return;
+    const fields = { client, refused: notice.unsaid };
+    notice.saidAt = now;
+    notice.unsaid = 0;
+    say(services, fields, sent);
+  };
+}
 
 /**
  * A shop whose server sends another token (a quoted one, the one an earlier start made up)
- * fails every checkout: seen in the log within a minute, however few its requests, and at most
- * once a minute, however many. A request with no token at all is a scanner's as often as not.
+ * fails every checkout. A request with no token at all is a scanner's as often as not.
  * The token sent may be one another instance on this ledger started with (each start records its
  * keyed hash there): then this instance's token is the odd one — left on an older token after a
  * change made one instance after another, or started with a wrong one — and the fix is an
  * instance's restart, not the shop's server.
  */
-function noticeWrongToken(services: CompanionServices, client: string, sent: string): void {
-  const { wrongAdminTokens, logger, ledger, clock } = services;
-  let notice = notices.get(wrongAdminTokens);
-  if (!notice) notices.set(wrongAdminTokens, (notice = { saidAt: -Infinity, unsaid: 0 }));
-  notice.unsaid += 1;
-  const now = clock();
-  if (now - notice.saidAt < REFUSAL_NOTICE_MS) return;
-  const fields = { client, refused: notice.unsaid };
-  notice.saidAt = now;
-  notice.unsaid = 0;
+const wrongAdminToken = saidOnceAMinute(({ logger, ledger }, fields, sent) => {
   void ledger
     .adminTokenStartedAt(idempotencyScope(sent))
     .catch(() => undefined)
@@ -114,7 +123,7 @@ function noticeWrongToken(services: CompanionServices, client: string, sent: str
         fields,
       );
     });
-}
+});
 
 /**
  * Says what is wrong with the header as sent — none, another scheme (the token alone, as API
@@ -140,7 +149,8 @@ function tooManyWrongTokens(retryAfterMs: number): ApiProblem {
   return ApiProblem.tooMany(`Too many wrong tokens; try again in ${retryAfterSeconds(retryAfterMs)} s`, retryAfterMs);
 }
 
-function digest(text: string): Buffer {
+/** A secret's SHA-256, which `timingSafeEqual` compares in the same time whatever was sent. */
+export function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 

@@ -6,15 +6,14 @@
  * same gateway API secret (they share it to verify webhooks), an HMAC of it, so the secret never
  * leaves and no one without it can quiet a line.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { digest } from './guards.js';
 
 export const OWN_PROBE_HEADER = 'payform-own-probe';
 
 export function ownProbeToken(apiSecret: string): string {
   return createHmac('sha256', apiSecret).update('payform-own-probe').digest('base64url');
 }
-
-const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
  * Whether a header is a probe of an instance given one of `apiSecrets` — the secret, and the one

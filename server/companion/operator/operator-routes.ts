@@ -13,8 +13,8 @@
  *                  and only with it: `Authorization: Bearer <metrics token>`
  */
 import { Hono } from 'hono';
-import type { CompanionEnv, CompanionServices } from '../context.js';
-import { requireBearer } from '../http/guards.js';
+import type { CompanionEnv } from '../context.js';
+import { requireBearer, saidOnceAMinute } from '../http/guards.js';
 import { ApiProblem } from '../http/problem.js';
 import type { Health, Readiness } from '../openapi/api-catalog.js';
 import { LedgerReadiness } from './ledger-readiness.js';
@@ -48,26 +48,14 @@ export function metricsRoutes(token: string): Hono<CompanionEnv> {
     new ApiProblem(401, 'unauthorized', sent === undefined ? 'The metrics token is required: send Authorization: Bearer <PAYFORM_METRICS_TOKEN>' : 'The bearer token is not the metrics token (PAYFORM_METRICS_TOKEN)', undefined, {
       'WWW-Authenticate': 'Bearer realm="payform-metrics"',
     });
-  metrics.get('/', requireBearer(token, refused, wrongTokenNotice()), async (c) => {
+  metrics.get('/', requireBearer(token, refused, wrongMetricsToken), async (c) => {
     const { ledger, metrics: registry, clock, outage } = c.var.services;
     return c.body(await registry.exposition(ledger, clock(), outage.writesRefused), 200, { 'Content-Type': registry.registry.contentType });
   });
   return metrics;
 }
 
-/**
- * A scraper sending another token (the one before a rotation) gets no metrics, and an alert on
- * them stays silent: said at most once a minute, with how many were refused, never the token.
- */
-function wrongTokenNotice(): (services: CompanionServices, client: string) => void {
-  let saidAt = -Infinity;
-  let unsaid = 0;
-  return ({ logger, clock }, client) => {
-    unsaid += 1;
-    const now = clock();
-    if (now - saidAt < 60_000) return;
-    logger.warn('GET /metrics refused for a wrong bearer token: the scraper must send PAYFORM_METRICS_TOKEN (the metricsToken option); until it does, no metric of this instance is read', { client, refused: unsaid });
-    saidAt = now;
-    unsaid = 0;
-  };
-}
+/** A scraper sending another token (the one before a rotation) gets no metrics, and an alert on them stays silent: said, never the token. */
+const wrongMetricsToken = saidOnceAMinute(({ logger }, fields) =>
+  logger.warn('GET /metrics refused for a wrong bearer token: the scraper must send PAYFORM_METRICS_TOKEN (the metricsToken option); until it does, no metric of this instance is read', fields),
+);
