@@ -717,7 +717,7 @@ const retentionWaits: Migration = {
  * transaction, which an erasure waits to be let go of once its marks are committed.
  */
 function erasedOrderEvent({ waitsForErasure }: { waitsForErasure: boolean }): RawBuilder<unknown> {
-  // The order's key, whatever the schema (erasure.ts's `waitForWriters` takes the same).
+  // The order's key, whatever the schema (erasure.ts's `eraseLateArrivals` takes the same).
   const wait = waitsForErasure ? sql`perform pg_advisory_xact_lock_shared(hashtextextended(new.order_id, 0));` : sql``;
   return sql`
       declare

@@ -66,9 +66,7 @@ export const ADMIN_TOKEN_REMEMBERED_MS = 30 * 24 * 60 * 60_000;
  * (LEDGER_IDENTITY): it is the instances' own.
  */
 export async function recordAdminTokenCheck(ctx: LedgerContext, check: string): Promise<string | undefined> {
-  const value = String(ctx.now());
-  await ctx.db.insertInto('ledger_settings').values({ key: ADMIN_TOKEN_STARTED + check, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
-  await ctx.db.deleteFrom('ledger_settings').where('key', 'like', `${ADMIN_TOKEN_STARTED}%`).where('value', '<=', String(ctx.now() - ADMIN_TOKEN_REMEMBERED_MS)).execute();
+  await recordDated(ctx, ADMIN_TOKEN_STARTED, check, ctx.now(), ADMIN_TOKEN_REMEMBERED_MS);
   return recordInstanceValue(ctx, ADMIN_TOKEN_CHECK, check);
 }
 
@@ -115,11 +113,16 @@ export const TOKEN_HOLDER_KEPT_MS = 24 * 60 * 60_000;
  * Records that `client` (a network's key, never a token) sent the right token at `at`, for every
  * instance and start after this one; those older than a day are let go as it is written.
  */
-export async function recordTokenHolder(ctx: LedgerContext, client: string, at: number): Promise<void> {
+export function recordTokenHolder(ctx: LedgerContext, client: string, at: number): Promise<void> {
+  return recordDated(ctx, TOKEN_HOLDER, client, at, TOKEN_HOLDER_KEPT_MS);
+}
+
+/** Records `at` under `prefix` + `key`, and lets go those under `prefix` older than `keptMs` at it. */
+async function recordDated(ctx: LedgerContext, prefix: string, key: string, at: number, keptMs: number): Promise<void> {
   const value = String(at);
-  await ctx.db.insertInto('ledger_settings').values({ key: TOKEN_HOLDER + client, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
-  // Compared as text: every time since 2001 is 13 digits. Past its day, one is no longer held.
-  await ctx.db.deleteFrom('ledger_settings').where('key', 'like', `${TOKEN_HOLDER}%`).where('value', '<=', String(at - TOKEN_HOLDER_KEPT_MS)).execute();
+  await ctx.db.insertInto('ledger_settings').values({ key: prefix + key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  // Compared as text: every time since 2001 is 13 digits.
+  await ctx.db.deleteFrom('ledger_settings').where('key', 'like', `${prefix}%`).where('value', '<=', String(at - keptMs)).execute();
 }
 
 /** The clients that sent the right token within the day, as every instance recorded them: each with when. */
