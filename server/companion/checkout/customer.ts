@@ -101,15 +101,16 @@ export function customerDetails(customer: Customer): CustomerDetails {
   return definedFields({ fname: customer.fname, lname: customer.lname, email: customer.email, phone: customer.phone });
 }
 
+/** The fields the gateway requires of the customer in a direct payment (interface, endpoint 1): all four. */
+const EVERY_FIELD: readonly CustomerField[] = ['fname', 'lname', 'email', 'phone'];
+const CONTACT_FIELDS: readonly CustomerField[] = ['email', 'phone'];
+
 /**
- * What the gateway requires of the customer in each mode (interface, endpoint 1); a microfinance
- * or iGaming merchant's hosted page needs the names too (its rule 3).
+ * What a payment in `mode` requires: a hosted page takes the names on itself, but for a
+ * microfinance or iGaming merchant, whose names the gateway wants with the request (its rule 3).
  */
-const REQUIRED: Record<'direct' | 'hosted' | 'hostedInSector', readonly CustomerField[]> = {
-  direct: ['fname', 'lname', 'email', 'phone'],
-  hosted: ['email', 'phone'],
-  hostedInSector: ['fname', 'lname', 'email', 'phone'],
-};
+const requiredIn = (mode: 'direct' | 'hosted', sector: MerchantSector | undefined): readonly CustomerField[] =>
+  mode === 'hosted' && sector === undefined ? CONTACT_FIELDS : EVERY_FIELD;
 
 /**
  * The fields the payer must still give: required by the allowed modes (and the merchant's
@@ -117,8 +118,8 @@ const REQUIRED: Record<'direct' | 'hosted' | 'hostedInSector', readonly Customer
  */
 export function missingCustomerFields(modes: readonly ('direct' | 'hosted')[], known: CustomerDetails, method: PaymentMethod, sector: MerchantSector | undefined): CustomerField[] {
   if (method === 'lookup') return [];
-  const required = new Set(modes.flatMap((mode) => REQUIRED[mode === 'hosted' && sector ? 'hostedInSector' : mode]));
-  return REQUIRED.direct.filter((field) => required.has(field) && !known[field]);
+  const required = new Set(modes.flatMap((mode) => requiredIn(mode, sector)));
+  return EVERY_FIELD.filter((field) => required.has(field) && !known[field]);
 }
 
 /** The gateway's `customer_*` parameters for what is known of the customer. */
