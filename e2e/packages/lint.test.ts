@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
 import type { Problem } from '@arethetypeswrong/core';
 import { publint } from 'publint';
@@ -83,6 +83,23 @@ it('ships each package’s guide where its README says', () => {
     const readme = execFileSync('tar', ['-xOzf', join(tarballsDirectory, tarball.filename), 'package/README.md'], { encoding: 'utf8' });
     expect(readme, name).toContain(`${paths[0]}\` in this package`);
   }
+});
+
+// Opened in an editor where npm installed them: a guide's relative links land on another
+// installed @payform package's file; what no package ships is linked on GitHub.
+it('links each shipped guide only to files the packages ship, beside it in node_modules', () => {
+  const installed = new Set(tarballs.flatMap((tarball) => tarball.files.map((path) => `${tarball.name}/${path}`)));
+  const unresolved: string[] = [];
+  for (const tarball of tarballs) {
+    for (const guide of tarball.files.filter((path) => /^docs\/.+\.md$/.test(path))) {
+      const text = execFileSync('tar', ['-xOzf', join(tarballsDirectory, tarball.filename), `package/${guide}`], { encoding: 'utf8' });
+      for (const [, target] of text.matchAll(/\]\(((?!https?:|mailto:|#)[^)\s#]+)/g)) {
+        const path = posix.join(tarball.name, posix.dirname(guide), target!);
+        if (!installed.has(path)) unresolved.push(`${tarball.name}/${guide} → ${target}`);
+      }
+    }
+  }
+  expect(unresolved).toEqual([]);
 });
 
 it('packs all five packages', () => {
