@@ -283,7 +283,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     if (abortedByClient(c)) return sendProblem(c, abortedProblem());
     if (isLedgerUnavailable(error)) outage.noticed(error);
     else if (isLedgerFault(error)) metrics.ledgerError('failed');
-    return answerError(error, c.get('logger') ?? logger, (problem) => {
+    return answerError(error, c.get('logger') ?? logger, c.get('requestId'), (problem) => {
       // Every limit refuses by throwing its 429: counted here, so no limiter knows of metrics.
       if (problem.status === 429) metrics.rateLimited(routePath(c, -1));
       return sendProblem(c, problem);
@@ -320,9 +320,9 @@ function methodProblem(allowed: readonly string[], identity: Readonly<Record<str
  * they are logged here with their stack. A database outage is logged once by LedgerOutage; a
  * gateway that failed a call, by the flow that made it (GATEWAY_FAILURES).
  */
-function answerError(error: Error, logger: Logger, send: (problem: ApiProblem) => Response): Response {
+function answerError(error: Error, logger: Logger, requestId: string | undefined, send: (problem: ApiProblem) => Response): Response {
   const problem = problemOf(error);
-  if (problem.status >= 500 && problem.code !== 'ledger_unavailable' && !GATEWAY_FAILURES.has(problem.code)) logger.error('request error', { err: error, code: problem.code });
+  if (problem.status >= 500 && problem.code !== 'ledger_unavailable' && !GATEWAY_FAILURES.has(problem.code)) logger.error('request error', { err: error, code: problem.code, request_id: requestId });
   return send(problem);
 }
 

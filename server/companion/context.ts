@@ -78,6 +78,8 @@ export interface CompanionEnv {
   Variables: {
     services: CompanionServices;
     logger: Logger;
+    /** This request's id, on its answer (X-Request-Id) and its log lines (answerHeaders). */
+    requestId: string;
     /**
      * Under an Idempotency-Key, its digest (keyedOrderId): the order id a session or charge sent
      * without one takes, and what a capture, void or refund reservation keeps as its request key.

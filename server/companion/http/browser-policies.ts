@@ -4,6 +4,7 @@
  * origins only (a host's own CORS headers are taken off), and `no-store` on the API (sessions
  * and orders must not sit in caches).
  */
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
 import type { Context, MiddlewareHandler, Next } from 'hono';
@@ -12,6 +13,9 @@ import type { Logger } from '../log/logger.js';
 import { BASE_PATH_HEADER } from '../operator/public-url-check.js';
 import { requestAddress } from './request-address.js';
 import { SaidLately } from './said-lately.js';
+
+/** Names each answer, and the request's log line names it (request_id). */
+export const REQUEST_ID_HEADER = 'x-request-id';
 
 /**
  * What every answer carries unless its route set the header itself: the set hono/secure-headers
@@ -56,6 +60,11 @@ export function securityHeaders(publicUrl: string): Readonly<Record<string, stri
  * then sorts and copies back into a record to write: about 6 µs a request. In process
  * (`app.request`, a fetch host) there is no Node answer, and the set goes on the finished
  * Response's headers.
+ *
+ * Each answer also carries its own `X-Request-Id`, which the request's log line names: what a
+ * merchant quotes of a failed call (or a proxy logs of it, nginx's `$upstream_http_x_request_id`)
+ * finds that line. Made here, never taken from the request: a client's header would let anyone
+ * write what they like into the operator's log, a card number among it.
  */
 export function answerHeaders(publicUrl: string, noStorePrefixes: readonly string[], logger: Logger): MiddlewareHandler<CompanionEnv> {
   const security = securitySet(publicUrl);
@@ -64,10 +73,13 @@ export function answerHeaders(publicUrl: string, noStorePrefixes: readonly strin
   const dropHostCors = hostCorsRemover(logger);
   return (c, next) => {
     const set = noStoreUnder(c.req.path) ? withNoStore : security;
+    const requestId = randomUUID();
+    c.set('requestId', requestId);
     const outgoing = nodeAnswer(c);
-    if (!outgoing) return addToResponse(c, next, set);
+    if (!outgoing) return addToResponse(c, next, [...set, [REQUEST_ID_HEADER, requestId]]);
     dropHostCors(outgoing);
     for (const [name, value] of set) outgoing.setHeader(name, value);
+    outgoing.setHeader(REQUEST_ID_HEADER, requestId);
     outgoing.removeHeader('x-powered-by');
     return next();
   };

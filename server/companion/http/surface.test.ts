@@ -32,6 +32,7 @@ const SECURITY_SET: ReadonlyArray<[string, string]> = [
   ['x-permitted-cross-domain-policies', 'none'],
   ['x-xss-protection', '0'],
 ];
+const UUID = /^[\da-f]{8}-[\da-f]{4}-4[\da-f]{3}-[89ab][\da-f]{3}-[\da-f]{12}$/;
 let stack: Stack;
 const open = async (options: StackOptions = {}) => (stack = await openStack(options));
 
@@ -69,6 +70,27 @@ describe.each([['in process', false], ['over HTTP', true]])('headers for browser
     });
     // Outside the API, the webhooks and the return landing, caching is the route's business.
     expect(headersOf(await stack.request('GET', '/healthz'))).toEqual({ ...Object.fromEntries(SECURITY_SET), 'cache-control': null });
+  });
+
+  it('names each answer by an id of its own, which its log line carries, whatever id the client sent', async () => {
+    const session = await stack.openSession();
+    const sent = '4111111111111111';
+    const answers = [
+      await stack.request('GET', `/api/checkout/sessions/${session.id}`, { headers: { 'X-Request-Id': sent } }),
+      await stack.request('GET', '/api/orders/no-such-order', { admin: true }),
+      await stack.request('GET', '/api/nowhere'),
+    ];
+    const ids = answers.map((response) => response.headers.get('x-request-id'));
+    expect(ids).toEqual([expect.stringMatching(UUID), expect.stringMatching(UUID), expect.stringMatching(UUID)]);
+    expect(new Set(ids).size).toBe(3);
+    const lines = stack.logs.filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line) as { route: string; status: number; request_id: string });
+    // Served, the start's own check of its public URL asks the webhook route meanwhile.
+    expect(lines.filter(({ route }) => !route.startsWith('/webhooks')).slice(-3).map(({ route, status, request_id }) => [route, status, request_id])).toEqual([
+      ['/api/checkout/sessions/:id', 200, ids[0]],
+      ['/api/orders/:order_id', 404, ids[1]],
+      ['/api/*', 404, ids[2]],
+    ]);
+    expect(stack.logs.join('\n')).not.toContain(sent);
   });
 
   it('lets configured merchant origins call the checkout API, and no one else', async () => {
