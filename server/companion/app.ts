@@ -273,7 +273,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api/customers', erasureRoutes());
   app.route('/api/customers', cardRoutes());
   app.route('/api/customers', chargeRoutes());
-  if (options.backOffice) addBackOffice(app, options.backOffice, options.publicUrl, logger);
+  if (options.backOffice) addBackOffice(app, options.backOffice, options.publicUrl, options.merchantSector, logger);
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.publicUrl, { bodyLimitBytes: options.bodyLimitBytes })));
   app.route('/', healthRoutes(identity));
   if (options.metricsToken) app.route('/metrics', metricsRoutes(options.metricsToken));

@@ -8,13 +8,14 @@
  * The built page's URLs are relative; here they become absolute below the address browsers reach
  * the page at — the public URL's path (a proxy in front may strip it: `/pay` of
  * `https://example.com/pay`), the base path, then `path` — and the page is told where the merchant
- * API is and which sellers split payments go to, in a JSON data block — data, not script, so
- * nothing inline runs. The page holds no secret:
- * everything it shows comes from the merchant API, with the admin token typed into it.
+ * API is, which sellers split payments go to and the merchant's sector, in a JSON data block —
+ * data, not script, so nothing inline runs. The page holds no secret: everything it shows comes
+ * from the merchant API, with the admin token typed into it.
  */
 import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Context, Hono } from 'hono';
+import type { MerchantSector } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
 import { FileCache, sendFile } from '../http/file-cache.js';
 import { ApiProblem } from '../http/problem.js';
@@ -47,7 +48,7 @@ const NOT_BUILT = 'The back office is not built: run `npm run build -w @payform/
  * address, its base path included (`https://shop.example/payments`); the page's URLs are below
  * its path and `path`, where a browser finds them whether or not a proxy strips a prefix.
  */
-export function addBackOffice(app: Hono<CompanionEnv>, options: BackOfficeOptions, publicUrl: string, logger: Logger): void {
+export function addBackOffice(app: Hono<CompanionEnv>, options: BackOfficeOptions, publicUrl: string, merchantSector: MerchantSector | undefined, logger: Logger): void {
   const { path } = options;
   const apiBase = new URL(publicUrl).pathname.replace(/\/+$/, '');
   const mount = `${apiBase}${path}`;
@@ -56,7 +57,7 @@ export function addBackOffice(app: Hono<CompanionEnv>, options: BackOfficeOption
   if (!existsSync(join(options.dir, 'index.html'))) logger.warn(`backOffice: no built page in ${options.dir}. ${NOT_BUILT}.`);
   else logger.info(`back office at ${publicUrl.replace(/\/+$/, '')}${path} (sign in with the admin token)`);
   const files = new FileCache();
-  const settings = JSON.stringify({ apiBase, subMerchants: options.subMerchants })
+  const settings = JSON.stringify({ apiBase, subMerchants: options.subMerchants, merchantSector: merchantSector ?? null })
     // Inside <script>, "</script" or "<!--" in a seller's name must not end or change the block.
     .replaceAll('<', '\\u003c');
   let page: { source: Uint8Array; html: string } | undefined;

@@ -14,8 +14,10 @@ import { editableAmount, typedAmount, typedAmountProblem } from './money.js';
 import type { ApiAmount } from './money.js';
 import { isolated, shownAmount } from './bidi-isolation.js';
 import { chargeRefusals } from './operation-refusals.js';
+import type { ChargeRefusals } from './operation-refusals.js';
 import { refusalNotice } from './refusal-notice.js';
 import { dialogActions } from './dialog-actions.js';
+import { pageConfig } from './page-config.js';
 
 export interface ChargeDraft {
   readonly order: OrderSummary;
@@ -41,6 +43,8 @@ export interface ChargeRequest {
   readonly amount: ApiAmount;
   readonly description: string;
   readonly method: 'purchase' | 'auth';
+  /** A microfinance merchant's borrower, as typed: the gateway asks every payment for one of them. */
+  readonly customer?: { readonly birthday?: string; readonly tax_id?: string };
 }
 
 /** Whether the order's customer may still have its card saved. */
@@ -57,6 +61,28 @@ export async function chargeSavedCard(token: string, order: OrderSummary, reques
     body: { ...request, currency: order.currency },
     idempotencyKey,
   });
+}
+
+/**
+ * A microfinance merchant's charge needs the borrower's date of birth or tax id (the tax id above
+ * 30 000 UAH), unless the card's last payments gave them: the companion says which, beside them.
+ */
+function borrowerFields(refused: ChargeRefusals): TemplateResult {
+  return html`<p class="field__hint" id="charge-borrower-hint">${t('charge.borrowerHint')}</p>
+    <div class="fields">
+      <div class="field">
+        <label for="charge-birthday">${t('charge.birthday')}</label>
+        <input id="charge-birthday" name="birthday" type="date" min="1900-01-01" autocomplete="off"
+          aria-describedby="charge-borrower-hint charge-birthday-error" aria-invalid=${refused.birthday ? 'true' : nothing}>
+        <span class="field__error" id="charge-birthday-error">${refused.birthday ?? ''}</span>
+      </div>
+      <div class="field">
+        <label for="charge-tax-id">${t('charge.taxId')}</label>
+        <input id="charge-tax-id" name="tax_id" autocomplete="off" maxlength="32" dir="ltr"
+          aria-describedby="charge-borrower-hint charge-tax-id-error" aria-invalid=${refused.taxId ? 'true' : nothing}>
+        <span class="field__error" id="charge-tax-id-error">${refused.taxId ?? ''}</span>
+      </div>
+    </div>`;
 }
 
 /** The typed amount in minor units, when it is one a charge can take. */
@@ -92,7 +118,13 @@ export function chargeDialog(
     if (charged === undefined || problem) return void input.reportValidity();
     description.setCustomValidity(text('description') ? '' : t('dialog.descriptionEmpty'));
     if (!text('description')) return void description.reportValidity();
-    handlers.submit({ amount: charged, description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
+    const borrower = Object.fromEntries([['birthday', text('birthday')], ['tax_id', text('tax_id')]].filter(([, value]) => value));
+    handlers.submit({
+      amount: charged,
+      description: text('description'),
+      method: text('method') === 'auth' ? 'auth' : 'purchase',
+      ...(Object.keys(borrower).length > 0 && { customer: borrower }),
+    });
   };
   return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}
     @cancel=${(event: Event) => draft.busy && event.preventDefault()}>
@@ -124,6 +156,7 @@ export function chargeDialog(
           <option value="auth">${t('method.auth')}</option>
         </select>
       </div>
+      ${pageConfig().merchantSector === 'microfinance' ? borrowerFields(refused) : nothing}
       ${refusalNotice(error, refused.placed, refused.customer)}
       ${dialogActions({ busy: draft.busy, label: amount === undefined ? t('action.chargeCard') : t('charge.submit', { amount: shownAmount(amount, order.currency) }), close: handlers.close })}
     </form>

@@ -110,6 +110,9 @@ function splitWords(reason: string): string {
 export interface ChargeRefusals {
   readonly amount?: string | undefined;
   readonly description?: string | undefined;
+  /** A microfinance charge's borrower (merchant-sector.ts): the date of birth or the tax id, beside their fields. */
+  readonly birthday?: string | undefined;
+  readonly taxId?: string | undefined;
   /** The customer's details the gateway needs and the companion has none of: no field here, said in the notice. */
   readonly customer?: string | undefined;
   /** The fields said above, for the dialog's notice not to repeat. */
@@ -125,12 +128,22 @@ export function chargeRefusals(error: ApiError | undefined, field: AmountField):
   const amount = fields.amount === undefined ? undefined : amountWords(fields.amount, field);
   const description = fields.description === undefined ? undefined : descriptionWords(fields.description);
   const missing = error?.code === 'customer_required' ? CUSTOMER_FIELDS.filter((name) => fields[name] !== undefined) : [];
+  const birthday = fields['customer.birthday'];
+  const taxId = fields['customer.tax_id'];
   return {
     amount,
     description,
+    birthday: birthday === undefined ? undefined : borrowerWords(birthday, 'charge.borrowerMissing'),
+    taxId: taxId === undefined ? undefined : borrowerWords(taxId, 'charge.taxIdAbove'),
     customer: missing.length ? customerWords(missing) : undefined,
-    placed: [...['amount', 'description'].filter((name) => fields[name] !== undefined), ...missing],
+    placed: [...['amount', 'description', 'customer.birthday', 'customer.tax_id'].filter((name) => fields[name] !== undefined), ...missing],
   };
+}
+
+/** A borrower's field refused: required by the sector's rule (merchant-sector.ts), else the companion's reason as it gave it. */
+function borrowerWords(reason: string, required: MessageKey): string {
+  if (reason.includes('microfinance')) return t(required);
+  return isolatedText(t('dialog.notAccepted', { reason: isolatedText(reason) }));
 }
 
 /** The details missing, named in the page's language ("e-mail address and phone number"), and what to do instead. */
