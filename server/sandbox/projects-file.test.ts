@@ -247,4 +247,16 @@ describe('projects file', () => {
     });
     expect(await frictionless.json()).toMatchObject({ status: 'success', status_code: '1000', eci: '05' });
   });
+
+  it('makes a project strict by its own `strict`, refusing the unknown field a tolerant one ignores', async () => {
+    const sent = (entry: Record<string, unknown>) => {
+      const { sandbox, headers } = sandboxOf(entry);
+      return sandbox.call('POST', '/api/v1/payment', { body: { ...directPayment(sandbox.project), order_note: 'gift' }, headers });
+    };
+    expect((await sent(project())).status).toBe(200);
+    const refused = await sent(project({ strict: true }));
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).message).toMatch(/order_note/);
+    expect(problems({ projects: [project({ strict: 'yes' })] })).toEqual(['projects[0].strict: must be a boolean']);
+  });
 });

@@ -108,6 +108,8 @@ export const ProjectEntry = z
     sector: z.enum(['microfinance', 'igaming']).nullable().optional(),
     mcc: z.string().regex(/^\d{4}$/, { error: 'must be four digits' }).optional(),
     credit_references: z.boolean().optional(),
+    /** Refuse what the live gateway would tolerate (unknown fields, numeric strings…); SANDBOX_STRICT sets the first project's. */
+    strict: z.boolean().optional(),
     /** The card tokenizer's X-Widget-Id and signing key. */
     widget_key: credential(undefined, '').optional(),
     /** Origins whose pages may call the card tokenizer; default loopback ones only. */
@@ -185,6 +187,7 @@ function toProject(entry: z.output<typeof ProjectEntry>): Partial<Project> {
     ...(entry.sector === undefined ? {} : { sector: entry.sector ?? undefined }),
     ...(entry.mcc ? { mcc: entry.mcc } : {}),
     ...(entry.credit_references === undefined ? {} : { creditReferences: entry.credit_references }),
+    ...(entry.strict === undefined ? {} : { strict: entry.strict }),
     ...(entry.widget_key ? { widgetKey: entry.widget_key } : {}),
     ...(entry.widget_origins ? { widgetOrigins: entry.widget_origins } : {}),
   };
