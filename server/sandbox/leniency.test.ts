@@ -514,6 +514,35 @@ describe('an amount left out moves everything, so an amount sent malformed is re
   });
 });
 
+describe('a split sent where the endpoint takes none would move everything to the merchant, so it is refused in every mode', () => {
+  it('refuses `split` on a payment, a capture and a refund, naming the split endpoint, and nothing moves', async () => {
+    for (const strict of [false, true]) {
+      const sandbox = testSandbox({ projects: [{ strict }] });
+      const auth = await paidOrder(sandbox, 'auth');
+      const purchase = await paidOrder(sandbox, 'purchase');
+      const split = [{ sub_merchant_id: SUB_A, amount: 70 }, { sub_merchant_id: SUB_B, amount: 30 }];
+      const cases: [string, Json, string][] = [
+        ['/api/v1/payment', { ...directPayment(sandbox.project, { order_id: `split-${strict}` }), split }, '/api/v1/split/purchase'],
+        ['/api/v1/capture', target(sandbox, auth, { charge_amount: 100, split }), '/api/v1/split/capture'],
+        ['/api/v1/refund', target(sandbox, purchase, { refund_amount: 100, split, ...pluginExtras }), '/api/v1/split/refund'],
+      ];
+      for (const [path, body, endpoint] of cases) {
+        const response = await sandbox.post(path, body);
+        expect(response.status, `${path} strict=${strict}`).toBe(400);
+        const expected = [{ field_name: 'split', violation: `is not taken here: send a split to POST ${endpoint}, or the whole amount would go to the merchant` }];
+        // A strict project refuses the plugin's ordinary extras beside it; a tolerant one ignores them.
+        if (strict && path === '/api/v1/refund') expect(await violations(response)).toEqual(expect.arrayContaining(expected));
+        else expect(await violations(response), `${path} strict=${strict}`).toEqual(expected);
+      }
+      expect(sandbox.app.sandbox.gateway.store.order(sandbox.project.posId, `split-${strict}`)).toBeUndefined();
+      expect(sandbox.app.sandbox.gateway.store.order(sandbox.project.posId, auth)?.operations).toEqual([]);
+      expect(sandbox.app.sandbox.gateway.store.order(sandbox.project.posId, purchase)?.operations).toEqual([]);
+      const { requests } = (await (await sandbox.control('GET', '/_sandbox/requests')).json()) as { requests: { path: string; notes: Json[] }[] };
+      expect(requests.find((request) => request.path === '/api/v1/payment')?.notes).toContainEqual(expect.objectContaining({ kind: 'refused', field: 'split', rule: LENIENCY_RULES.splitElsewhere }));
+    }
+  });
+});
+
 describe('the card fields of a hosted lookup, which the interface’s table marks required', () => {
   const card = { cc_number: '4242424242424242', exp_month: 12, exp_year: 2030, card_cvv: '123' };
   const lookup = (sandbox: TestSandbox, extra: Json = {}) => hostedPayment(sandbox.project, { method: 'lookup', customer_lang: undefined, ...extra });

@@ -13,12 +13,13 @@
  * A strict project repairs nothing; a tolerance's `strictRule` then tells why it was refused.
  * Before any tolerance, `guardedRefusals` sets apart what is refused in every mode because a
  * repair would move money by mistake: a capture's or refund's amount `null`, or sent under an
- * amount-like name, which dropped would capture or refund everything.
+ * amount-like name, which dropped would capture or refund everything; a `split` sent to a payment,
+ * capture or refund that takes none, which dropped would move it all to the merchant.
  * Each repair names what it did without quoting the value: a field may carry card data. Only a
  * Boolean's spelling is quoted — it comes from a closed list and is never anyone's data.
  */
 import type * as z from 'zod';
-import { CARD_FIELDS, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, WIRE_MAX_DECIMALS, exactNumber, fieldPath, fractionDigits, isAmountField } from '@payform/gateway/wire';
+import { CARD_FIELDS, CaptureRequest, CreatePaymentRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, WIRE_MAX_DECIMALS, exactNumber, fieldPath, fractionDigits, isAmountField, routes } from '@payform/gateway/wire';
 
 export type Path = readonly PropertyKey[];
 
@@ -80,6 +81,8 @@ export const RULES = {
     'required for a hosted lookup by the interface\'s table (cc_number, exp_month, exp_year, card_cvv): taken in every mode, strict included, and held to the card fields\' rules (all four together), then set aside unused, as the hosted page asks the customer for the card; a hosted lookup without them is taken too, as payform\'s client sends it',
   wholeAmount:
     'an omitted charge_amount captures the whole reserve and an omitted refund_amount refunds all that is left (the interface\'s capture and refund tables): a null amount, or an unknown field named like an amount (its name holds "amount" in any case, or is one typo from refund_amount or charge_amount; order_amount, which shop plugins send as the order\'s total, excepted) sent without the amount, is refused in every mode — the live gateway would drop it and move everything, hiding a partial capture or refund sent malformed',
+  splitElsewhere:
+    'split payments, captures and refunds have endpoints of their own (the interface\'s /api/v1/split/…): a split sent to the plain one is refused in every mode — the live gateway would drop it as an unknown field and move the whole amount to the merchant, the sub-merchants getting nothing',
   refused: 'breaks a rule of the interface: refused, in every mode',
 } as const;
 
@@ -366,6 +369,25 @@ function withinOneTypo(a: string, b: string): boolean {
   );
 }
 
+/** Where a split goes instead of the endpoint each of these schemas reads. */
+const SPLIT_ENDPOINTS: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, string>([
+  [CreatePaymentRequest, routes.splitPurchase.path],
+  [CaptureRequest, routes.splitCapture.path],
+  [RefundRequest, routes.splitRefund.path],
+]);
+
+/** A top-level `split` where the endpoint takes none: refused, naming the endpoint that does. */
+function splitSentHere(finding: Finding): { refused: GuardRefusal[]; rest: Finding | undefined } | undefined {
+  const endpoint = SPLIT_ENDPOINTS.get(finding.schema);
+  const { issue } = finding;
+  if (!endpoint || issue.code !== 'unrecognized_keys' || issue.path.length !== 0 || !issue.keys.includes('split')) return undefined;
+  const others = issue.keys.filter((key) => key !== 'split');
+  return {
+    refused: [{ field: 'split', reason: `is not taken here: send a split to POST ${endpoint}, or the whole amount would go to the merchant`, rule: RULES.splitElsewhere }],
+    rest: others.length === 0 ? undefined : { ...finding, issue: { ...issue, keys: others } },
+  };
+}
+
 export interface GuardRefusal {
   readonly field: string;
   readonly reason: string;
@@ -378,6 +400,11 @@ export interface GuardRefusal {
  * the tolerances (an unknown-keys issue without its look-alikes), if anything.
  */
 export function guardedRefusals(finding: Finding): { refused: GuardRefusal[]; rest: Finding | undefined } {
+  const split = splitSentHere(finding);
+  if (split) {
+    const after = split.rest ? guardedRefusals(split.rest) : { refused: [], rest: undefined };
+    return { refused: [...split.refused, ...after.refused], rest: after.rest };
+  }
   const amount = amountFieldOf(finding);
   if (amount === undefined) return { refused: [], rest: finding };
   if (isNullAmount(finding)) {
