@@ -70,19 +70,20 @@ export async function chargeSavedCard(token: string, order: OrderSummary, reques
 function borrowerFields(refused: ChargeRefusals): TemplateResult {
   return html`<p class="field__hint" id="charge-borrower-hint">${t('charge.borrowerHint')}</p>
     <div class="fields">
-      <div class="field">
-        <label for="charge-birthday">${t('charge.birthday')}</label>
-        <input id="charge-birthday" name="birthday" type="date" min="1900-01-01" autocomplete="off"
-          aria-describedby="charge-borrower-hint charge-birthday-error" aria-invalid=${refused.birthday ? 'true' : nothing}>
-        <span class="field__error" id="charge-birthday-error">${refused.birthday ?? ''}</span>
-      </div>
-      <div class="field">
-        <label for="charge-tax-id">${t('charge.taxId')}</label>
-        <input id="charge-tax-id" name="tax_id" autocomplete="off" maxlength="32" dir="ltr"
-          aria-describedby="charge-borrower-hint charge-tax-id-error" aria-invalid=${refused.taxId ? 'true' : nothing}>
-        <span class="field__error" id="charge-tax-id-error">${refused.taxId ?? ''}</span>
-      </div>
+      ${borrowerField('birthday', t('charge.birthday'), refused.birthday, { type: 'date', min: '1900-01-01' })}
+      ${borrowerField('tax_id', t('charge.taxId'), refused.taxId, { maxlength: '32', dir: 'ltr' })}
     </div>`;
+}
+
+/** One of the borrower's fields, its refusal beside it. `input`: the attributes of its kind. */
+function borrowerField(name: 'birthday' | 'tax_id', label: string, refusal: string | undefined, input: { type?: string; min?: string; maxlength?: string; dir?: string }): TemplateResult {
+  const id = `charge-${name.replace('_', '-')}`;
+  return html`<div class="field">
+    <label for=${id}>${label}</label>
+    <input id=${id} name=${name} type=${input.type ?? 'text'} min=${input.min ?? nothing} maxlength=${input.maxlength ?? nothing} dir=${input.dir ?? nothing}
+      autocomplete="off" aria-describedby="charge-borrower-hint ${id}-error" aria-invalid=${refusal ? 'true' : nothing}>
+    <span class="field__error" id="${id}-error">${refusal ?? ''}</span>
+  </div>`;
 }
 
 /** The typed amount in minor units, when it is one a charge can take. */
