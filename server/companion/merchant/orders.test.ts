@@ -342,6 +342,18 @@ describe('capture and void', () => {
     expect((await op(orderId, 'capture', 200, { amount: 1161 })).operation).toMatchObject({ amount: 1161, status: 'success' });
   });
 
+  it('names the over-capture setting when it is 0 and a capture asks more than the reserve', async () => {
+    await stack.close();
+    stack = await createStack({ companion: { captureOverReservePercent: 0 } });
+    const orderId = await paidOrder('auth');
+    expect((await op(orderId, 'capture', 422, { amount: 1011 })).error).toEqual({
+      code: 'exceeds_capturable',
+      message: 'At most 1010 (10.10 UAH), the reserve, can be captured: PAYFORM_CAPTURE_OVER_RESERVE_PERCENT (captureOverReservePercent) is 0; to capture more than was held, set it to the over-capture percentage of the gateway project’s settings',
+      fields: { amount: 'must be at most 1010 (10.10 UAH)' },
+    });
+    expect((await stack.ledger.getOrder(orderId))?.operations).toEqual([]);
+  });
+
   it('refuses capture and void of a purchase, and of an auth that did not succeed', async () => {
     const purchase = await paidOrder();
     expect((await op(purchase, 'capture', 409)).error.code).toBe('not_an_auth');

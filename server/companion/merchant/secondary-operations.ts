@@ -79,7 +79,7 @@ export class SecondaryOperations {
       reservation = await ledger.reserveOperation(orderId, request);
     } catch (error) {
       if (!(error instanceof OperationRefused)) throw error;
-      throw (await this.#paidElsewhere(payment, kind, error)) ?? refusalProblem(error, kind, payment.currency, request.split ?? []);
+      throw (await this.#paidElsewhere(payment, kind, error)) ?? refusalProblem(error, kind, payment.currency, request.split ?? [], request.overCapturePercent);
     }
     logger.info('operation reserved', { order_id: orderId, operation: kind, amount: reservation.amount, currency: payment.currency });
     let result: OperationResult;
@@ -266,11 +266,16 @@ const VERB: Record<OperationKind, string> = { capture: 'captured', void: 'voided
  * A money rule said no: the reason as the code, worded here from the refusal's values (the
  * limit in the order's currency, the share of the request that broke it).
  */
-function refusalProblem(error: OperationRefused, kind: OperationKind, currency: string, split: readonly SplitShare[]): ApiProblem {
+function refusalProblem(error: OperationRefused, kind: OperationKind, currency: string, split: readonly SplitShare[], overCapturePercent?: number): ApiProblem {
   const limit = error.available === undefined ? undefined : formatLimit(error.available, currency);
   const share = `split[${Math.max(0, split.findIndex((candidate) => candidate.subMerchantId === error.subMerchantId))}]`;
   switch (error.reason) {
     case 'exceeds_capturable':
+      // Over the reserve with no allowance set: the setting is what the merchant may be missing.
+      if (overCapturePercent === 0) {
+        return new ApiProblem(422, error.reason, `At most ${limit}, the reserve, can be captured: PAYFORM_CAPTURE_OVER_RESERVE_PERCENT (captureOverReservePercent) is 0; to capture more than was held, set it to the over-capture percentage of the gateway project’s settings`, { amount: `must be at most ${limit}` });
+      }
+      return new ApiProblem(422, error.reason, `At most ${limit} can be ${VERB[kind]}`, { amount: `must be at most ${limit}` });
     case 'exceeds_refundable':
       return new ApiProblem(422, error.reason, `At most ${limit} can be ${VERB[kind]}`, { amount: `must be at most ${limit}` });
     case 'split_not_whole_reserve':
