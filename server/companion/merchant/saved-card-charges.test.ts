@@ -226,7 +226,7 @@ describe('a charge of a saved card', () => {
     for (let refused = 2; refused < 10; refused += 1) expect((await send(unknownShare('00000000-0000-4000-8000-00000000000f'))).status).toBe(422);
     const spent = await send(unknownShare('00000000-0000-4000-8000-00000000000f'));
     expect(spent.status).toBe(409);
-    expect((await spent.json()).error).toEqual({ code: 'retry_unavailable', message: 'order id renewal-r-3 takes no more attempts (its refused ones are used up, or its id leaves no room for another); charge again under a new order id' });
+    expect((await spent.json()).error).toEqual({ code: 'retry_unavailable', message: 'order id renewal-r-3 takes no more attempts (its ten attempts are used up); charge again under a new order id' });
     const otherShare = await send(unknownShare('00000000-0000-4000-8000-00000000000e'));
     expect(otherShare.status).toBe(409);
     expect((await otherShare.json()).error.message).toContain('of other terms');

@@ -74,7 +74,7 @@ export class SavedCardCharges {
     const answer = await directPayments.chargeSavedCard(session, card.ccToken, customer).catch((error: unknown) => {
       // Said of a charge, not of a checkout the merchant never opened.
       if (!(error instanceof ApiProblem) || error.code !== 'retry_unavailable') throw error;
-      throw new ApiProblem(409, 'retry_unavailable', `order id ${session.orderId} takes no more attempts (its refused ones are used up, or its id leaves no room for another); charge again under ${anew}`);
+      throw new ApiProblem(409, 'retry_unavailable', `order id ${session.orderId} takes no more attempts (its ten attempts are used up); charge again under ${anew}`);
     });
     // A decline's reason is the merchant's to act on (retry later, or ask for another card).
     const failed = answer.status === 'failure' ? await ledger.getPayment(answer.order_id) : undefined;
