@@ -1,11 +1,11 @@
-// Copies a package's guides into its `docs/` as it is packed (each package's `prepack`), so a
-// merchant reads them where the package is installed. A guide's relative links are written for
-// this folder; in node_modules they must point where their target lands: a guide another
-// @payform package ships → beside it in node_modules/@payform, a package's README → that
-// package, anything not shipped (the repository's README, performance.md, images) → the
-// repository on GitHub.
+// Copies a package's guides, and the files they give to copy, into its `docs/` as it is packed
+// (each package's `prepack`), so a merchant reads them where the package is installed. A guide's
+// relative links are written for the repository's docs/; in node_modules they must point where
+// their target lands: a guide another @payform package ships → beside it in
+// node_modules/@payform, a package's README → that package, anything not shipped (the
+// repository's README, performance.md, images) → the repository on GitHub.
 //
-// Usage, from a package's folder: node <repository>/docs/ship-guides.mjs <guide.md>…
+// Usage, from a package's folder: node <repository>/docs/ship-guides.mjs <file in docs/>…
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import process from 'node:process';

@@ -74,7 +74,7 @@ it('ships each package’s guide where its README says', () => {
   const guides: Record<string, string[]> = {
     '@payform/companion': ['docs/companion.md', 'docs/reliability.md'],
     '@payform/widget': ['docs/widget.md'],
-    '@payform/sandbox': ['docs/sandbox.md'],
+    '@payform/sandbox': ['docs/sandbox.md', 'docs/sandbox-projects.example.json'],
     '@payform/gateway': ['docs/gateway.md'],
   };
   for (const [name, paths] of Object.entries(guides)) {
