@@ -98,8 +98,10 @@ describe('the public URL check, mounted in a Hono app', () => {
     const atRoot = mounted('/payments', (companion) => new Hono().route('/', companion));
     await atRoot.shop.request(`${ORIGIN}/payments/api/customers/payments/cards`);
     const message = await atRoot.warning;
-    // The 404 comes from where requests reach it: not the URL to change, but a mount.
-    expect(message).toContain('are sent there: the address is right (requests reach this companion at it), but the server there answers 404 itself');
+    // The 404 comes from where the host's own call reached it, in process: that proves no mount,
+    // so it is not called the right address; the mount is the fix, at the public URL's path.
+    expect(message).toContain('are sent there: the server there answers 404 itself (the companion was first asked in process, by its host’s own call, which says nothing of where the host mounts it)');
+    expect(message).toContain("Mount it at /payments (its base path), before the server's 404 handler (in NestJS and Express, app.use('/payments', …) before listen())");
     expect(message).not.toContain('set it to the address the companion answers at');
     expect(message).not.toContain('doubled');
     expect(message).not.toContain('mounted under');

@@ -120,6 +120,8 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToke
   let asked = false;
 
   const webhookUrl = `${publicUrl}${WEBHOOK_ROUTE}`;
+  // Where a host mounts the companion for the public URL to reach it: its path, the base path.
+  const publicPath = new URL(publicUrl).pathname.replace(/\/+$/, '') || '/';
   /**
    * `proxied`: the first request came through a proxy (X-Forwarded-For), so `arrivedAt` is the
    * address it asks, not the public one. `hostWritten`: its host is neither this machine's nor the
@@ -127,7 +129,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToke
    * such, never as the address to give — a stranger's first request must not put its own host in
    * the fix an operator follows, and with it the webhooks and the customers' way back.
    */
-  const probe = async (arrivedAt: string, mountedUnder: string, proxied: boolean, hostWritten: boolean, served: ServedLedger, stopping: () => boolean) => {
+  const probe = async (arrivedAt: string, mountedUnder: string, proxied: boolean, hostWritten: boolean, inProcess: boolean, served: ServedLedger, stopping: () => boolean) => {
     let problem: string;
     // A companion on another ledger answers there, naming it.
     let anotherLedger: string | undefined;
@@ -209,9 +211,11 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToke
     const fix = doubled
       ? `. ${upperFirst(mountAdvice(mountedUnder, basePath, reached))}`
       : unmounted
-        ? `: the address is right (requests reach this companion at it), but the server there answers ${answered} itself, so the companion is probably not mounted at that path in it. ` +
+        ? (inProcess
+            ? `: the server there answers ${answered} itself (the companion was first asked in process, by its host’s own call, which says nothing of where the host mounts it), so the companion is probably not mounted at that path in it. `
+            : `: the address is right (requests reach this companion at it), but the server there answers ${answered} itself, so the companion is probably not mounted at that path in it. `) +
           (answered === 404
-            ? "Mount it before the server's 404 handler (in NestJS, app.use before listen()); in Hono, give its path as basePath and mount it with route('/', companion.app), not route('/payments', …), which the addresses it gives out would leave out"
+            ? `Mount it at ${publicPath} (its base path), before the server's 404 handler (in NestJS and Express, app.use('${publicPath}', …) before listen()); in Hono, give its path as basePath and mount it with route('/', companion.app), not route('${publicPath}', …), which the addresses it gives out would leave out`
             : 'Mount it before the routes of the server that answer under that path (a static folder, a single-page app’s catch-all page)')
         : `: set it to the address the companion answers at${hint}` +
           // Or the instance there is this shop's, and one of the two runs on another database.
@@ -306,7 +310,9 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToke
       const ledger = services?.ledger;
       const served = { createdNow: ledger?.createdNow === true, dialect: ledger?.dialect };
       const stopping = () => services?.readiness.draining === true;
-      void probe(origin + mountedUnder + basePath, mountedUnder, c.req.header('x-forwarded-for') !== undefined, hostWritten, served, stopping);
+      // In process (no `env`: the host's own `app.fetch`, which may build its URL from the public
+      // one), the request came through no server: its address proves nothing of a mount.
+      void probe(origin + mountedUnder + basePath, mountedUnder, c.req.header('x-forwarded-for') !== undefined, hostWritten, c.env === undefined, served, stopping);
     }
     return next();
   };
