@@ -30,7 +30,7 @@ export function bodyTakenAnswer(fix: string): { readonly headers: Record<string,
  * MiddlewareConsumer middleware runs after them.
  */
 export const parserFix = (basePath: string): string =>
-  `mount the companion before body parsers such as express.json() and express.urlencoded(); in NestJS, with app.use('${basePath || '/'}', …) in main.ts before listen(), not in a MiddlewareConsumer middleware; ` +
+  `mount the companion before body parsers such as express.json() and express.urlencoded(); in NestJS, with app.use('${basePath || '/'}', …) in main.ts before listen() and before any app.useBodyParser(), not in a MiddlewareConsumer middleware; ` +
   `in Fastify, with @fastify/middie's fastify.use('${basePath || '/'}', …), not in a route, whose body Fastify has already read; in Koa, before the body parser, with ctx.respond = false`;
 
 const FETCH_HOST_FIX =

@@ -56,7 +56,7 @@ it('handed a request whose body a route already read (a Fastify route): names mi
   expect(error.message).toContain("in Fastify, with @fastify/middie's fastify.use('/shop-payments', …), not in a route");
   expect(error.message).toContain('in Koa, before the body parser, with ctx.respond = false');
   // NestJS's way in: main.ts's app.use before listen(); a MiddlewareConsumer middleware runs after Nest's parsers.
-  expect(error.message).toContain("in NestJS, with app.use('/shop-payments', …) in main.ts before listen(), not in a MiddlewareConsumer middleware");
+  expect(error.message).toContain("in NestJS, with app.use('/shop-payments', …) in main.ts before listen() and before any app.useBodyParser(), not in a MiddlewareConsumer middleware");
   const said = memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('request body was read'));
   expect(said.map(({ level }) => level)).toEqual(['error']);
   expect(said[0]!.msg).toContain("@fastify/middie's fastify.use('/shop-payments', …)");
