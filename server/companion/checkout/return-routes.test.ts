@@ -242,6 +242,17 @@ describe('GET /checkout/return/:id', () => {
     expect(Object.fromEntries(new URL(back.headers.get('location')!).searchParams)).toMatchObject({ status: 'open', checkout_session: session.id });
   });
 
+  it('tells the shop the order id of the attempt that paid, not the declined one before it', async () => {
+    const stack = await open();
+    const session = await stack.openSession({ customer: CUSTOMER, return_url: 'https://shop.example/thanks' });
+    await stack.pay(session.id, payBody({ card: card('rejected') }));
+    await stack.pay(session.id, payBody());
+    const back = await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(back.status).toBe(303);
+    // The retry has an order id of its own: the shop that looked up the first would read a decline.
+    expect(Object.fromEntries(new URL(back.headers.get('location')!).searchParams)).toMatchObject({ order_id: `${session.order_id}:2`, status: 'success' });
+  });
+
   it('says once per origin why a page paid from is not returned to, naming the setting', async () => {
     const stack = await open();
     // The shop answering under a second name (www., or 127.0.0.1 for localhost): same-origin to
