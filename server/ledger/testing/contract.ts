@@ -1154,6 +1154,18 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.refundableAmount(orderId)).toBe(600);
       });
 
+      it('applies no operation event naming another order\'s operation', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const other = await paidOrder(ledger);
+        const op = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 250 });
+        await ledger.settleOperation(op.id, { status: 'pending', operationId: 'op-ours' });
+        // Sent for the other order, naming this order's operation: this order's books stay as they are.
+        const crossed = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId: other.orderId, operationId: 'op-ours', amount: 250, statusCode: '1004' }));
+        expect(crossed).toMatchObject({ advanced: false, event: { outcome: 'unmatched' }, operation: null });
+        expect(await ledger.getOperation(op.id)).toMatchObject({ status: 'pending', operationId: 'op-ours' });
+        expect((await ledger.getOrder(other.orderId))?.operations).toEqual([]);
+      });
+
       it('records an operation the ledger never reserved, as the gateway reports it', async () => {
         const { orderId } = await paidOrder(ledger);
         const result = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-portal', amount: 200 }));
