@@ -1166,6 +1166,14 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect((await ledger.getOrder(other.orderId))?.operations).toEqual([]);
       });
 
+      it('records no refund the gateway reports in another currency than the payment\'s', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const foreign = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-eur', amount: 200, currency: 'EUR', statusCode: '1004' }));
+        expect(foreign).toMatchObject({ advanced: false, event: { outcome: 'unmatched' }, operation: null });
+        expect((await ledger.getOrder(orderId))?.operations).toEqual([]);
+        expect(await ledger.refundableAmount(orderId)).toBe(1000);
+      });
+
       it('records an operation the ledger never reserved, as the gateway reports it', async () => {
         const { orderId } = await paidOrder(ledger);
         const result = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-portal', amount: 200 }));
