@@ -1,6 +1,6 @@
 // The money rules as pure functions; the contract suite proves they hold under races.
 import { describe, expect, it } from 'vitest';
-import { captureCeiling, decideOperation, orderTotals, refundedPastPaid, sentInFull } from './money-rules.js';
+import { captureCeiling, decideOperation, orderTotals, overCaptured, refundedPastPaid, sentInFull } from './money-rules.js';
 import type { MoneyOperation, MoneyPayment } from './money-rules.js';
 
 const auth: MoneyPayment = { method: 'auth', status: 'success', amount: 1000, currency: 'UAH', split: null };
@@ -81,6 +81,15 @@ describe('orderTotals', () => {
   it('gives nothing to refund or capture before the payment succeeded', () => {
     expect(orderTotals({ ...purchase, status: 'pending' }, [])).toMatchObject({ refundable: 0, capturable: 0 });
     expect(orderTotals(purchase, [])).toMatchObject({ refundable: 1000, capturable: 0 });
+  });
+
+  it('opens no more refund than the reserve for a capture the gateway made past it unasked', () => {
+    const unasked: MoneyOperation = { ...op('capture', 'success', 5000), origin: 'gateway' };
+    expect(orderTotals(auth, [unasked])).toMatchObject({ captured: 5000, refundable: 1000 });
+    expect(overCaptured(auth, [unasked])).toBe(4000);
+    expect(() => decideOperation(auth, [unasked], { kind: 'refund', amount: 1001 })).toThrow(expect.objectContaining({ reason: 'exceeds_refundable', available: 1000 }));
+    // The ledger's own capture was checked when it was reserved: refunded as made.
+    expect(orderTotals(auth, [op('capture', 'success', 1100)])).toMatchObject({ refundable: 1100 });
   });
 
   it('treats a pending or settled void as voided, a declined one as not', () => {
