@@ -65,6 +65,11 @@ describe('fromWireAmount', () => {
     expect(fromWireAmount(wire, currency)).toBe(minor);
   });
 
+  it('reads a negative zero as 0, never as -0', () => {
+    for (const wire of ['-0', '-0.00', -0]) expect(fromWireAmount(wire, 'UAH'), String(wire)).toBe(0);
+    expect(fromWireAmount('-0', 'JPY')).toBe(0);
+  });
+
   it('rejects more precision than the minor unit, and non-decimals', () => {
     expect(() => fromWireAmount(100.5, 'JPY')).toThrow(/finer than the JPY minor unit/);
     expect(() => fromWireAmount('10.001', 'UAH')).toThrow(RangeError);
