@@ -111,6 +111,11 @@ describe('redact', () => {
     expect(redact(JSON.parse(`{"extra_amount": ${PAN}.5, "share": 0.${PAN}, "rate": 1234567890123.25, "fee": 10.1}`))).toEqual({ extra_amount: '[card number]', share: '[card number]', rate: 1234567890123.25, fee: 10.1 });
   });
 
+  it('masks a card number of 14 digits sent as a JSON number, and keeps shorter whole numbers', () => {
+    // Diners Club's test number: the shortest card numbers issued.
+    expect(redact(JSON.parse('{"ref": 30569309025904, "amount": 1010, "at": 1767225600000}'))).toEqual({ ref: '[card number]', amount: 1010, at: 1767225600000 });
+  });
+
   it('masks a card number sent as a key', () => {
     expect(redact(JSON.parse(`{"${PAN}": "${CVV}", "note": {"4242 4242 4242 4242": true}}`))).toEqual({
       '[card number]': CVV,
