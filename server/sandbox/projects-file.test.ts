@@ -91,6 +91,22 @@ describe('projects file', () => {
     expect(problems([project()])).toEqual([': must be an object']);
   });
 
+  it('takes an overdrawn opening balance, within what the wire carries either way', () => {
+    const account = (name: string, balance: number, id: string) => ({ id, name, currency: 'UAH', opening_balance_minor: balance });
+    expect(
+      problems({
+        projects: [
+          project({
+            accounts: [
+              account('Overdrawn', -5000, '6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10'),
+              account('Past the wire', -1_000_000_000_000_000, '9e5b3d17-6a4c-4f21-a8e0-7c2b9d1f5a46'),
+            ],
+          }),
+        ],
+      }),
+    ).toEqual(['projects[0].accounts[1].opening_balance_minor: must be at most 999999999999999 (9999999999999.99 UAH)']);
+  });
+
   it('refuses credentials a request could never send: spaces around them, a space or colon inside the key or secret', () => {
     expect(
       problems({
