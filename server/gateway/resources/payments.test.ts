@@ -77,6 +77,13 @@ describe('payments.create — direct', () => {
     expect(payment).not.toHaveProperty('processing_time');
   });
 
+  it('counts a fee in its own currency\'s minor units, not the payment\'s', async () => {
+    // A UAH payment charged a fee in yen (no minor unit) and one in dinars (three digits).
+    double.gateway.answer({ body: { ...samples.paymentResponse, fee: { amount: 25, currency: 'JPY' }, fixed_fee: { amount: 0.25, currency: 'KWD' } } });
+    const payment = await double.client().payments.create(direct);
+    expect(payment).toMatchObject({ amount: 1010, currency: 'UAH', fee: { amount: 25, currency: 'JPY' }, fixed_fee: { amount: 250, currency: 'KWD' } });
+  });
+
   it('reads a payment whose fee is finer than the minor unit, keeping that fee as sent instead of losing the outcome', async () => {
     // The interface states no precision for fees: 1.5 % of 10.10 UAH is 0.1515.
     const percentFee = { amount: 0.1515, currency: 'UAH' };
