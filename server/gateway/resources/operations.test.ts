@@ -159,6 +159,16 @@ describe('operations.splitRefund', () => {
     expect(double.gateway.requests).toHaveLength(0);
   });
 
+  it('counts each split_fee in the minor units of the currency it names', async () => {
+    const splitFee = { marketplace: { amount: 50, currency: 'JPY' }, sub_merchants: [{ sub_merchant_id: samples.SUB_MERCHANT_A, amount: 0.05 }] };
+    double.gateway.answer({ body: { ...samples.captureResponse, method: 'refund', amount: 100, split_fee: splitFee } });
+    const refund = await splitRefund('UAH', [7000, 3000]);
+    expect(refund.split_fee).toEqual({
+      marketplace: { amount: 50, currency: 'JPY' },
+      sub_merchants: [{ sub_merchant_id: samples.SUB_MERCHANT_A, amount: 5, currency: 'UAH' }],
+    });
+  });
+
   it('keeps a split_fee it cannot read in minor units as sent, apart, and the refund readable', async () => {
     const splitFee = { marketplace: { amount: '0.155', currency: 'UAH' } };
     double.gateway.answer({ body: { ...samples.captureResponse, method: 'refund', amount: 100, split_fee: splitFee } });
