@@ -276,6 +276,35 @@ describe('payform-companion whose log reader goes away', () => {
   }, 60_000);
 });
 
+describe('payform-companion upgraded from 0.2 with its DATABASE_URL kept', () => {
+  it('warns, as it makes a ledger of its own, that the one DATABASE_URL names is left alone', async () => {
+    const cwd = await mkdtemp(join(directory, 'upgraded-'));
+    const child = spawn(process.execPath, [MAIN], {
+      cwd,
+      env: { ...process.env, PAYFORM_DATABASE_URL: undefined, DATABASE_URL: join(cwd, 'payform-0.2.db'), PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'main-test-admin-token-0123456789' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
+    const exited = once(child, 'exit');
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        if (stderr.includes('new: made by this start')) resolve();
+      });
+      void exited.then(() => reject(new Error(`exited: ${stderr}`)));
+    });
+    child.kill('SIGTERM');
+    await exited;
+    const line = stderr.split('\n').find((text) => text.includes('new: made by this start'))!;
+    expect(JSON.parse(line)).toMatchObject({
+      level: 'warn',
+      msg: `ledger: SQLite at ${join(cwd, 'data', 'payform.db')}, new: made by this start, while DATABASE_URL, which payform 0.2 read, is set and left alone: ` +
+        "if it names this shop's ledger, set PAYFORM_DATABASE_URL to it, or the payments taken before, and the webhooks about them, stay there",
+    });
+  }, 60_000);
+});
+
 describe('payform-companion given its admin token under a misspelt name', () => {
   it('names it beside the token it made up, where the operator copies the token from', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PAYFORM_DATABASE_URL: ':memory:', PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMINTOKEN: 'main-test-admin-token-0123456789' };

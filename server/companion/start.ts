@@ -489,6 +489,13 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
 function logLedger(ledger: Ledger, settings: CompanionSettings, logger: Logger): void {
   const where = `ledger: ${ledger.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} at ${shownLedger(settings.databaseUrl)}`;
   if (!ledger.createdNow || settings.databaseUrl === ':memory:') return logger.info(where);
+  // An upgrade from 0.2 whose DATABASE_URL still names the shop's ledger: that ledger is there.
+  const oldName = settings.leftAlone.find(({ meant }) => meant === 'PAYFORM_DATABASE_URL')?.name;
+  if (oldName) {
+    return logger.warn(
+      `${where}, new: made by this start, while ${oldName}, which payform 0.2 read, is set and left alone: if it names this shop's ledger, set PAYFORM_DATABASE_URL to it, or the payments taken before, and the webhooks about them, stay there`,
+    );
+  }
   if (!settings.production) {
     // In development a new ledger is the usual first start, but for one made beside another.
     const beside = ledger.dialect === 'sqlite' ? ledgerFilesBeside(resolvePath(settings.databaseUrl)) : [];
