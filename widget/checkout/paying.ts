@@ -222,9 +222,12 @@ function keepTime(element: CheckoutElement): void {
     await first.load();
     for (const other of others) if (other.phase === 'ready') void other.load();
   };
+  // Only in the page: an update that comes after its removal (the blur of a field it held the
+  // focus in) would otherwise arm them on the element out of it, which they keep alive until its
+  // end, and then read its session.
   const arm = () => {
     const { view } = element;
-    if (view === armed) return;
+    if (view === armed || !element.isConnected) return;
     disarm();
     const left = view?.expires_in_seconds;
     // Payable (`open`, `failure`), with a time a timer can keep (under 24 days).

@@ -6,7 +6,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { closeSession, createSession } from '../test/checkout-fixture.js';
-import { autofill, button, card, json, message, mount, part, secondsLeft, watchFetch } from '../test/harness.js';
+import { autofill, button, card, field, json, message, mount, part, secondsLeft, type, watchFetch } from '../test/harness.js';
 import '../index.js';
 
 const EXPIRING = 'This payment expires in less than 2 minutes.';
@@ -124,6 +124,29 @@ describe('a session’s time to pay', () => {
       expect(form.alarming, 'still the decline').to.equal(true);
     } finally {
       left.restore();
+    }
+  });
+
+  it('is let go with a form the page removes while the customer is in a field they typed in', async () => {
+    const session = await createSession();
+    // Its end three seconds away: armed again out of the page (by the update its field's blur
+    // makes as it goes), the removed form would read the session then, and be kept till then.
+    const calls = watchFetch((call, pass) =>
+      call.method === 'GET' && call.url.endsWith(`/sessions/${session}`)
+        ? pass().then(async (answer) => json(200, { ...(await answer.json()), expires_in_seconds: 2 }))
+        : undefined,
+    );
+    try {
+      const form = await mount(session);
+      await type(field(form, 'number'), '4242');
+      await form.updateComplete;
+      const before = calls.length;
+      form.remove();
+      await form.updateComplete;
+      await pause(3500);
+      expect(calls.slice(before).map(({ method, url }) => `${method} ${url}`), 'read out of the page').to.deep.equal([]);
+    } finally {
+      calls.restore();
     }
   });
 
