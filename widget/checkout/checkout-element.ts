@@ -53,11 +53,17 @@ export abstract class CheckoutElement extends LitElement {
   // Lit's own options ({ mode: 'open' }) written out: shorter in the bundle than spreading them.
   static override shadowRootOptions: ShadowRootInit = { mode: 'open', delegatesFocus: true };
   // Declared without decorators: their runtime costs bytes the bundle budget has no room for.
+  // The timings are properties only (no attribute, paying.ts `checkTimings`), reactive so that
+  // one set before the element is defined survives its upgrade, as `session` does: a plain
+  // field's default would overwrite it.
   static override properties: PropertyDeclarations = {
     session: {},
     endpoint: {},
     lang: { reflect: true },
     processing: { type: Boolean, reflect: true },
+    pollInterval: { attribute: false },
+    pollTimeout: { attribute: false },
+    sessionWait: { attribute: false },
     view: { state: true },
     phase: { state: true },
     notice: { state: true },

@@ -138,4 +138,23 @@ describe('timings a page sets', () => {
       "<pay-form>: sessionWait is no attribute of <pay-form>, so it is not read: set the element's sessionWait property (Vue: :sessionWait, Svelte: sessionWait={…}, Lit: .sessionWait)",
     ]);
   });
+
+  for (const tag of ['pay-form', 'pay-button'] as const) {
+    it(`keeps timings set before <${tag}> is defined, as its session (upgraded as it enters the page)`, async () => {
+      // Made where it is not defined yet (a framework's template, a page whose script comes last):
+      // plain properties of the element until it is upgraded, as it enters the page.
+      const element = document.implementation.createHTMLDocument('').createElement(tag) as CheckoutElement;
+      expect(element instanceof customElements.get(tag)!, 'not yet upgraded').to.equal(false);
+      Object.assign(element, { pollInterval: 500, pollTimeout: 5000, sessionWait: 300 });
+      const failed = oneEvent(element, 'pay-error');
+      const start = Date.now();
+      await fixture(element);
+      expect(element instanceof customElements.get(tag)!, 'upgraded').to.equal(true);
+      // No session: said once the 300 ms wait is up, not the default 10 s.
+      expect((await failed).detail.code).to.equal('misconfigured');
+      expect(Date.now() - start, 'waited the default').to.be.below(5000);
+      expect([element.pollInterval, element.pollTimeout, element.sessionWait]).to.deep.equal([500, 5000, 300]);
+      expect(errors.filter((error) => !error.includes('no checkout session'))).to.deep.equal([]);
+    });
+  }
 });
