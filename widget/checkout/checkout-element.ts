@@ -153,7 +153,13 @@ export abstract class CheckoutElement extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('lang') || !this.hasUpdated) this.#localised = this.#localise();
-    if (changed.has('session') || changed.has('endpoint')) void this.load();
+    // Only in the page: Lit updates an element taken out before its first update all the same,
+    // and one out of the page would be read and told ready (`pay-ready`) where the page hears
+    // nothing. Loading, it reads the session as it comes back (`connectedCallback`).
+    if (changed.has('session') || changed.has('endpoint')) {
+      if (this.isConnected) void this.load();
+      else this.phase = 'loading';
+    }
     // 'paying' and 'confirming': the only phases so spelt.
     this.processing = /^(pa|co)/.test(this.phase);
   }
@@ -252,8 +258,9 @@ export abstract class CheckoutElement extends LitElement {
       this.say('');
       await this.updateComplete;
       // Unless the page set another session as this one showed: its load starts only now, and
-      // this one, should the page set it back, is told then.
-      if (view.id !== this.session) return void (this.#readied = undefined);
+      // this one, should the page set it back, is told then. Or took the element out: it reads
+      // the session again, and tells it, once back.
+      if (view.id !== this.session || !this.isConnected) return void ((this.#readied = undefined), this.isConnected || (this.phase = 'loading'));
       emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
       // The form shows: what paying takes loads now.
       void loadPaying(this);
