@@ -138,6 +138,23 @@ export abstract class CheckoutElement extends LitElement {
    */
   abstract get hosted(): boolean;
 
+  /**
+   * Form-associated, for a merchant's `<form>` around it: disabled with a `<fieldset disabled>`
+   * (or its own `disabled`), emptied by the form's reset (paying.ts, `keepDisabled`, `reset`). No
+   * value: nothing of the card goes into the form's data.
+   */
+  static formAssociated = true;
+
+  /** @internal */
+  formDisabledCallback(): void {
+    this.requestUpdate();
+  }
+
+  /** @internal */
+  formResetCallback(): void {
+    paying?.reset(this);
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     // Moved in the page (a modal, a portal, a framework's render): what its removal stopped —

@@ -61,6 +61,7 @@ export function ready(element: CheckoutElement): void {
     relocalise(element);
     if (isForm(element)) keepSummary(element);
     keepTime(element);
+    keepDisabled(element);
     offerTime(element);
     if (isForm(element)) listTestCards(element);
     if (isForm(element)) keepTyped(element);
@@ -255,6 +256,38 @@ function keepTime(element: CheckoutElement): void {
     hostConnected: arm,
     hostDisconnected: disarm,
   });
+}
+
+/**
+ * In a merchant's `<form>` (the element is form-associated, checkout-element.ts): while a
+ * `<fieldset disabled>` around it, or its own `disabled`, disables it, so are its fields and
+ * buttons, as the page's own controls are, and it pays nothing, `pay()` included (`claim`);
+ * enabled again with it. Applied after each update: what the next one renders (the card fields
+ * back after a saved card, the more-time button) is disabled too.
+ */
+function keepDisabled(element: CheckoutElement): void {
+  element.addController({
+    hostUpdated() {
+      const off = element.matches(':disabled');
+      for (const control of element.renderRoot.querySelectorAll<HTMLInputElement>('input,button')) control.disabled = off;
+    },
+  });
+}
+
+/**
+ * The merchant's `<form>` was reset (checkout-element.ts, `formResetCallback`): a form ready to pay
+ * shows as a fresh one, what the customer typed cleared — no card, no details, no errors nor brand,
+ * the first saved card chosen — and the page hears each field emptied (`pay-change`) and the brand
+ * gone. A payment under way is left as it is: its card was sent.
+ */
+export function reset(element: CheckoutElement): void {
+  if (!isForm(element) || element.phase !== 'ready') return;
+  const emptied = element.inputs().filter((input) => input.value);
+  for (const input of emptied) input.value = '';
+  const { brand } = element;
+  Object.assign(element, { errors: {}, edited: {}, brand: undefined, invalid: false, complete: false, token: element.view?.saved_cards[0]?.token ?? '' });
+  if (brand) emit(element, 'pay-brand-change', {});
+  for (const { name } of emptied) emit(element, 'pay-change', { field: name as FieldName, empty: true, complete: false, valid: true });
 }
 
 /** Of each session, the element in the page offering more time to pay (`offerTime`): the one that said its end was near. */
@@ -1472,7 +1505,8 @@ const claiming = new WeakSet<CheckoutElement>();
  * click then finds it `paying`, so it never pays twice. `event`: told first, cancelable.
  */
 async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<boolean> {
-  if (element.phase !== 'ready' || claiming.has(element)) return false;
+  // Disabled by the merchant's form (`keepDisabled`): not even by `pay()`.
+  if (element.phase !== 'ready' || claiming.has(element) || element.matches(':disabled')) return false;
   // The rest of a double or triple click a decline answered at once: not the same card again.
   if (performance.now() - (declinedAt.get(element) ?? -Infinity) < DECLINE_SETTLES_MS) return false;
   if (isForm(element)) {
