@@ -65,6 +65,7 @@ export function ready(element: CheckoutElement): void {
     offerTime(element);
     if (isForm(element)) listTestCards(element);
     if (isForm(element)) keepTyped(element);
+    if (isForm(element)) keepCard(element);
     if (isForm(element)) composed(element);
     // Typing after a decline is a new try: a click then pays at once (`claim`).
     if (isForm(element)) element.addEventListener('input', () => declinedAt.delete(element));
@@ -523,6 +524,44 @@ function keepTyped(form: Form): void {
       const root = form.renderRoot as ShadowRoot;
       const lost = document.activeElement === document.body || root.activeElement?.matches('[part=message]');
       if (focused && lost) root.querySelector<HTMLElement>('[part=button]')?.focus();
+    },
+  });
+}
+
+/**
+ * The page switched `mode` after the form showed (direct, then hosted, then direct again: a "pay
+ * on the secure page instead" toggle): what the customer typed of their card is theirs, not the
+ * mode's. Read as the card fields give way to the hosted button, and put back once they show
+ * again for the same session, judged as autofill is, so that the page hears each field
+ * (`pay-change`) as it is again. Dropped when another session comes (`anotherSession` has its own
+ * rule) or the element pays on the hosted page: the security code is held no longer than that.
+ */
+function keepCard(form: Form): void {
+  let kept: [FieldName, string][] | undefined;
+  let session: string;
+  form.addController({
+    hostUpdate() {
+      // Read before this update renders the hosted button in the fields' place.
+      if (form.phase === 'ready' && form.hosted && form.field('number')) {
+        kept = form.inputs().flatMap((input) => (/^(number|exp|cvv)$/.test(input.name) ? [[input.name as FieldName, input.value] as [FieldName, string]] : []));
+        session = form.session;
+      }
+    },
+    hostUpdated() {
+      // Loading or ready (the only phases in l or r): anything else (paying on the hosted page, an end) drops it.
+      if (!/^[lr]/.test(form.phase)) kept = undefined;
+      if (!kept || form.phase !== 'ready' || form.hosted || !form.field('number')) return;
+      const back = form.session === session ? kept : [];
+      kept = undefined;
+      // Only into the fields still empty; judged once this update is over, as typing would be.
+      void form.updateComplete.then(() => {
+        for (const [name, value] of back) {
+          const input = form.field(name);
+          if (!input || input.value || !value) continue;
+          input.value = value;
+          input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+        }
+      });
     },
   });
 }

@@ -455,4 +455,44 @@ describe('<pay-form> card entry', () => {
       }
     });
   });
+
+  describe('mode switched after the form showed', () => {
+    it('keeps the card typed through the hosted button and back, telling the page each field again', async () => {
+      const form = await mount();
+      autofill(form, { number: '4242424242424242', exp: `12/${yearAhead(3)}`, cvv: '123' });
+      await form.updateComplete;
+      const typed = form.inputs().map((input) => [input.name, input.value]);
+      expect(form.complete, 'complete before').to.equal(true);
+      const changes = record(form, 'pay-change');
+      const brands = record(form, 'pay-brand-change');
+      form.mode = 'hosted';
+      await form.updateComplete;
+      expect(form.shadowRoot!.querySelector('#number'), 'the hosted button alone').to.equal(null);
+      form.mode = 'direct';
+      await waitUntil(() => changes.length === 3, `told: ${JSON.stringify(changes)}`);
+      expect(form.inputs().map((input) => [input.name, input.value]), 'as typed').to.deep.equal(typed);
+      expect(changes.map(({ field: name, complete, error }) => [name, complete, error])).to.deep.equal([
+        ['number', true, undefined],
+        ['exp', true, undefined],
+        ['cvv', true, undefined],
+      ]);
+      expect(brands, 'the same brand').to.deep.equal([]);
+      await form.updateComplete;
+      expect([form.complete, form.brand?.id]).to.deep.equal([true, 'visa']);
+    });
+
+    it('puts no card of the last session into the form of another one', async () => {
+      const form = await mount();
+      autofill(form, { number: '4242424242424242' });
+      form.mode = 'hosted';
+      await form.updateComplete;
+      const ready = oneEvent(form, 'pay-ready');
+      form.session = (await mount()).session;
+      await ready;
+      form.mode = 'direct';
+      await form.updateComplete;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(field(form, 'number').value).to.equal('');
+    });
+  });
 });
