@@ -13,11 +13,11 @@ import { theme } from '../theme.styles.js';
  * @attr lang - Language of the button; defaults to the closest `lang` up the page.
  * @attr processing - Reflected while the hosted page is being prepared or a payment is being confirmed.
  *
- * @event pay-ready - The session loaded and can be paid: once a session (not again back from the back/forward cache), before the outcome of the attempt the customer comes back from (also one decided while the button confirmed it). `detail: { mode: 'hosted', test, amount, currency }` (amount in minor units).
- * @event pay-redirect - About to leave for the hosted page; cancelable. `detail: { url, reason: 'hosted' }`.
- * @event pay-success - The session is paid (after returning from the hosted page). `detail: { orderId, paymentId? }`.
- * @event pay-failure - The last attempt failed (after `pay-ready`, back from the hosted page). `detail: { message, orderId }`.
- * @event pay-error - The companion could not be reached or answered badly, or the page is set up wrong. `detail: { code, message, reason? }` (`reason`, for the developer, with `misconfigured` and an unknown session).
+ * @event {CustomEvent<PayEventDetails['pay-ready']>} pay-ready - The session loaded and can be paid: once a session (not again back from the back/forward cache), before the outcome of the attempt the customer comes back from (also one decided while the button confirmed it). `detail: { mode: 'hosted', test, amount, currency }` (amount in minor units).
+ * @event {CustomEvent<PayEventDetails['pay-redirect']>} pay-redirect - About to leave for the hosted page; cancelable. `detail: { url, reason: 'hosted' }`.
+ * @event {CustomEvent<PayEventDetails['pay-success']>} pay-success - The session is paid (after returning from the hosted page). `detail: { orderId, paymentId? }`.
+ * @event {CustomEvent<PayEventDetails['pay-failure']>} pay-failure - The last attempt failed (after `pay-ready`, back from the hosted page). `detail: { message, orderId }`.
+ * @event {CustomEvent<PayEventDetails['pay-error']>} pay-error - The companion could not be reached or answered badly, or the page is set up wrong. `detail: { code, message, reason? }` (`reason`, for the developer, with `misconfigured` and an unknown session).
  *
  * @csspart button - The button (also the "check again" button while a payment is being confirmed).
  * @csspart note - For a card verification (`lookup` session): that the card is saved and nothing is charged.

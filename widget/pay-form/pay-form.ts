@@ -53,14 +53,14 @@ const FIELDS: Record<FieldName, [
  * @attr invalid - Reflected while a field shows an error.
  * @attr complete - Reflected when every field is complete.
  *
- * @event pay-ready - The session loaded, or a payment it was confirming was declined, and the form takes payment: once a session, before that decline. `detail: { mode, test, amount, currency }` (amount in minor units).
- * @event pay-change - A field changed. `detail: { field, empty, complete, valid, brand?, error? }`.
- * @event pay-brand-change - The card brand became known or changed. `detail: { brand? }`.
- * @event pay-submit - A valid form is being submitted; cancelable.
- * @event pay-redirect - About to leave for 3-D Secure or the hosted page; cancelable. `detail: { url, reason }`.
- * @event pay-success - The payment succeeded (also one left in flight, or pending, when the page set another session: by its `orderId`). `detail: { orderId, paymentId? }`.
- * @event pay-failure - The payment was declined; the form stays. `detail: { message, orderId }`.
- * @event pay-error - The companion could not be reached or answered badly, or the page is set up wrong. `detail: { code, message, reason?, orderId? }` (`reason`, for the developer, with `misconfigured` and an unknown session; `orderId`, of a payment left in flight when the page set another session, whose outcome is unknown).
+ * @event {CustomEvent<PayEventDetails['pay-ready']>} pay-ready - The session loaded, or a payment it was confirming was declined, and the form takes payment: once a session, before that decline. `detail: { mode, test, amount, currency }` (amount in minor units).
+ * @event {CustomEvent<PayEventDetails['pay-change']>} pay-change - A field changed. `detail: { field, empty, complete, valid, brand?, error? }`.
+ * @event {CustomEvent<PayEventDetails['pay-brand-change']>} pay-brand-change - The card brand became known or changed. `detail: { brand? }`.
+ * @event {CustomEvent<PayEventDetails['pay-submit']>} pay-submit - A valid form is being submitted; cancelable.
+ * @event {CustomEvent<PayEventDetails['pay-redirect']>} pay-redirect - About to leave for 3-D Secure or the hosted page; cancelable. `detail: { url, reason }`.
+ * @event {CustomEvent<PayEventDetails['pay-success']>} pay-success - The payment succeeded (also one left in flight, or pending, when the page set another session: by its `orderId`). `detail: { orderId, paymentId? }`.
+ * @event {CustomEvent<PayEventDetails['pay-failure']>} pay-failure - The payment was declined; the form stays. `detail: { message, orderId }`.
+ * @event {CustomEvent<PayEventDetails['pay-error']>} pay-error - The companion could not be reached or answered badly, or the page is set up wrong. `detail: { code, message, reason?, orderId? }` (`reason`, for the developer, with `misconfigured` and an unknown session; `orderId`, of a payment left in flight when the page set another session, whose outcome is unknown).
  *
  * @csspart form - The form.
  * @csspart field - A label, input and error group.

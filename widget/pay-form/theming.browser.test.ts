@@ -2,6 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import type { CSSResult } from 'lit';
 import { autofill, button, card, field, mount, part, press, type } from '../test/harness.js';
+import type { PayEventDetails } from '../events.js';
 import type { PayForm } from './pay-form.js';
 
 /**
@@ -47,6 +48,19 @@ describe('theming', () => {
     const element = manifest.modules.flatMap((module) => module.declarations ?? []).find((declaration) => declaration.tagName === 'pay-form');
     const listed = (element?.cssParts ?? []).map((cssPart) => cssPart.name);
     expect([...rendered].filter((name) => !listed.includes(name))).to.deep.equal([]);
+  });
+
+  // Editors and the framework wrappers made from the manifest type a listener's event by it: each
+  // one as events.ts declares it, not an untyped name.
+  it('types every event of both elements in its custom-elements manifest as events.ts declares it', async () => {
+    type Declaration = { tagName?: string; events?: { name: string; type?: { text: string } }[] };
+    const manifest = (await (await fetch('/widget/dist/custom-elements.json')).json()) as { modules: { declarations?: Declaration[] }[] };
+    const declarations = manifest.modules.flatMap((module) => module.declarations ?? []);
+    const typed = (tag: string) => (declarations.find((declaration) => declaration.tagName === tag)?.events ?? []).map(({ name, type }) => [name, type?.text]);
+    const told = (names: (keyof PayEventDetails)[]) => names.map((name) => [name, `CustomEvent<PayEventDetails['${name}']>`]);
+    const buttonEvents: (keyof PayEventDetails)[] = ['pay-ready', 'pay-redirect', 'pay-success', 'pay-failure', 'pay-error'];
+    expect(typed('pay-form')).to.have.deep.members(told([...buttonEvents, 'pay-change', 'pay-brand-change', 'pay-submit']));
+    expect(typed('pay-button')).to.have.deep.members(told(buttonEvents));
   });
 
   it('lets the page style its parts', async () => {
