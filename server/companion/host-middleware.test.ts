@@ -168,7 +168,7 @@ describe('a route of the host answering before the companion', () => {
       (_request, response) => void response.status(404).type('text').send('Not Found'),
       { named: false },
       404,
-      "Mount it before the server's 404 handler (in NestJS, app.use before listen())",
+      "Mount it at /payments (its base path), before the server's 404 handler (in NestJS and Express, app.use('/payments', …) before listen())",
     ],
     [
       'a single-page catch-all, the public URL written as localhost',

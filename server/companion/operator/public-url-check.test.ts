@@ -100,7 +100,7 @@ describe('the public URL check, mounted in a Hono app', () => {
     const message = await atRoot.warning;
     // The 404 comes from where the host's own call reached it, in process: that proves no mount,
     // so it is not called the right address; the mount is the fix, at the public URL's path.
-    expect(message).toContain('are sent there: the server there answers 404 itself (the companion was first asked in process, by its host’s own call, which says nothing of where the host mounts it)');
+    expect(message).toContain('are sent there: the server there answers 404 itself, so the companion is probably not mounted at that path in it (it was first asked in process, by its host’s own call, which says nothing of where the host mounts it)');
     expect(message).toContain("Mount it at /payments (its base path), before the server's 404 handler (in NestJS and Express, app.use('/payments', …) before listen())");
     expect(message).not.toContain('set it to the address the companion answers at');
     expect(message).not.toContain('doubled');

@@ -212,7 +212,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToke
       ? `. ${upperFirst(mountAdvice(mountedUnder, basePath, reached))}`
       : unmounted
         ? (inProcess
-            ? `: the server there answers ${answered} itself (the companion was first asked in process, by its host’s own call, which says nothing of where the host mounts it), so the companion is probably not mounted at that path in it. `
+            ? `: the server there answers ${answered} itself, so the companion is probably not mounted at that path in it (it was first asked in process, by its host’s own call, which says nothing of where the host mounts it). `
             : `: the address is right (requests reach this companion at it), but the server there answers ${answered} itself, so the companion is probably not mounted at that path in it. `) +
           (answered === 404
             ? `Mount it at ${publicPath} (its base path), before the server's 404 handler (in NestJS and Express, app.use('${publicPath}', …) before listen()); in Hono, give its path as basePath and mount it with route('/', companion.app), not route('${publicPath}', …), which the addresses it gives out would leave out`
