@@ -517,7 +517,7 @@ describe('the back office, mounted with the companion under /payments', () => {
     expect(html).toContain('<script type="module" crossorigin src="/payments/admin/assets/index-Ab1_.js"></script>');
     const block = /<script type="application\/json" id="payform-back-office">(.*)<\/script>/.exec(html)![1]!;
     expect(block).not.toContain('<');
-    expect(JSON.parse(block)).toEqual({ apiBase: '/payments', subMerchants: [SELLER] });
+    expect(JSON.parse(block)).toEqual({ apiBase: '/payments', subMerchants: [SELLER], merchantSector: null });
     const script = await fetch(`${url}/payments/admin/assets/index-Ab1_.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
