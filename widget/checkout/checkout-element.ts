@@ -277,7 +277,11 @@ export abstract class CheckoutElement extends LitElement {
       // Unless the page set another session as this one showed: its load starts only now, and
       // this one, should the page set it back, is told then. Or took the element out: it reads
       // the session again, and tells it, once back.
-      if (view.id !== this.session || !this.isConnected) return void ((this.#readied = undefined), this.isConnected || (this.phase = 'loading'));
+      if (view.id !== this.session || !this.isConnected) {
+        this.#readied = undefined;
+        if (!this.isConnected) this.phase = 'loading';
+        return;
+      }
       emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
       // The form shows: what paying takes loads now.
       void loadPaying(this);
