@@ -374,6 +374,11 @@ export abstract class CheckoutElement extends LitElement {
     return view ? moneyFormat(view.currency, this.t.lang ?? this.locale)(view.amount) : '';
   }
 
+  /** A page that sets it (Angular's `[amount]`, Vue's `:amount`) is told whose it is, not thrown an anonymous TypeError. */
+  protected set amount(_: unknown) {
+    console.error(`<${this.localName}>: amount is the checkout session's: set it where your server opens the session, not on the element`);
+  }
+
   /**
    * The pay button; in a form (`submits`) it submits it — Enter in a field too — else it goes to
    * the hosted page. The hosted one says so: a page offering both never shows two buttons alike.

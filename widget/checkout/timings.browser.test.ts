@@ -130,6 +130,16 @@ describe('timings a page sets', () => {
     expect(errors).to.deep.equal([mistimed('pay-form', 'sessionWait', '0 to 600000', '"10s"', 10000)]);
   });
 
+  it('says whose the amount is when a page sets it, as a framework binding it would, and shows the session’s', async () => {
+    const form = await mount({});
+    const shownBefore = form.shadowRoot!.textContent;
+    // Angular's [amount], Vue's :amount: a property set, which threw an anonymous TypeError.
+    expect(() => Object.assign(form, { amount: 100 })).not.to.throw();
+    expect(errors).to.deep.equal(["<pay-form>: amount is the checkout session's: set it where your server opens the session, not on the element"]);
+    await form.updateComplete;
+    expect(form.shadowRoot!.textContent).to.equal(shownBefore);
+  });
+
   it('says a timing given as an attribute is not read, and names the property', async () => {
     await mount({}, { 'poll-interval': '5000', sessionwait: '1' });
     await waitUntil(() => errors.length >= 2, `the console says: ${errors.join(' | ')}`);
