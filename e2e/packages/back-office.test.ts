@@ -126,7 +126,7 @@ it('payform-companion serves it at PAYFORM_BACK_OFFICE, with the sellers of PAYF
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await page.text();
-    expect(JSON.parse(/<script type="application\/json" id="payform-back-office">(.*)<\/script>/.exec(html)![1]!)).toEqual({ apiBase: '', subMerchants: [seller] });
+    expect(JSON.parse(/<script type="application\/json" id="payform-back-office">(.*)<\/script>/.exec(html)![1]!)).toEqual({ apiBase: '', subMerchants: [seller], merchantSector: null });
     const script = /src="(\/admin\/assets\/[^"]+\.js)"/.exec(html)![1]!;
     expect((await fetch(`${companion.url}${script}`)).status).toBe(200);
   } finally {
