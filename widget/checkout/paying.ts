@@ -282,6 +282,8 @@ function keepDisabled(element: CheckoutElement): void {
  * gone. A payment under way is left as it is: its card was sent.
  */
 export function reset(element: CheckoutElement): void {
+  // What was read out of the fields to put back (`keepCard`, `anotherSession`) goes too, even loading.
+  for (const forget of forgets.get(element) ?? []) forget();
   if (!isForm(element) || element.phase !== 'ready') return;
   const emptied = element.inputs().filter((input) => input.value);
   for (const input of emptied) input.value = '';
@@ -290,6 +292,10 @@ export function reset(element: CheckoutElement): void {
   if (brand) emit(element, 'pay-brand-change', {});
   for (const { name } of emptied) emit(element, 'pay-change', { field: name as FieldName, empty: true, complete: false, valid: true });
 }
+
+/** Of each form, what lets go of the typing held out of its fields, for the form's reset (`reset`). */
+const forgets = new WeakMap<CheckoutElement, (() => void)[]>();
+const onReset = (element: CheckoutElement, forget: () => void): void => void forgets.set(element, [...(forgets.get(element) ?? []), forget]);
 
 /** Of each session, the element in the page offering more time to pay (`offerTime`): the one that said its end was near. */
 const timeOffers = new Map<string, CheckoutElement>();
@@ -539,6 +545,7 @@ function keepTyped(form: Form): void {
 function keepCard(form: Form): void {
   let kept: [FieldName, string][] | undefined;
   let session: string;
+  onReset(form, () => (kept = undefined));
   form.addController({
     hostUpdate() {
       // Read before this update renders the hosted button in the fields' place.
@@ -593,6 +600,7 @@ function anotherSession(element: CheckoutElement): void {
   let { session, phase } = element;
   /** The form's fields as the customer left them for the last session, until the new one's show. */
   let typed: [FieldName, string][] | undefined;
+  onReset(element, () => (typed = undefined));
   element.addController({
     hostUpdate() {
       const was = phase;

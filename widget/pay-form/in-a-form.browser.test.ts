@@ -115,3 +115,26 @@ describe('<pay-button> in a merchant’s form', () => {
     expect(controls(payButton)).to.deep.equal([false]);
   });
 });
+
+describe('<pay-form> reset while it holds a card out of its fields', () => {
+  it('puts back no card the reset emptied: not through the hosted button and back, nor into another session’s form', async () => {
+    const { shop, fieldset } = await shopForm();
+    const form: PayForm = await mount({}, {}, 'pay-form', fieldset);
+    autofill(form, { number: '4242424242424242', exp: '12/40', cvv: '123' });
+    form.mode = 'hosted';
+    await form.updateComplete;
+    shop.reset();
+    form.mode = 'direct';
+    await form.updateComplete;
+    await pause(100);
+    expect(form.inputs().map((input) => input.value), 'after the hosted button').to.deep.equal(['', '', '']);
+    autofill(form, { number: '4242424242424242', exp: '12/40' });
+    const ready = oneEvent(form, 'pay-ready');
+    form.session = (await mount()).session;
+    await form.updateComplete;
+    shop.reset();
+    await ready;
+    await pause(100);
+    expect(form.inputs().map((input) => input.value), 'in the next session').to.deep.equal(['', '', '']);
+  });
+});
