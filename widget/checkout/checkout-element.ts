@@ -157,6 +157,12 @@ export abstract class CheckoutElement extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Set before the element was defined, `amount` is a field of its own hiding the session's
+    // (the button would say "Pay 1999"): taken off, and told as if set now.
+    if (Object.hasOwn(this, 'amount')) {
+      Reflect.deleteProperty(this, 'amount');
+      this.amount = undefined;
+    }
     // Moved in the page (a modal, a portal, a framework's render): what its removal stopped —
     // loading, confirming, waiting — starts again; what the customer typed, and a payment in
     // flight, stay as they were.
