@@ -283,7 +283,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     if (abortedByClient(c)) return sendProblem(c, abortedProblem());
     if (isLedgerUnavailable(error)) outage.noticed(error);
     else if (isLedgerFault(error)) metrics.ledgerError('failed');
-    return answerError(error, c.get('logger') ?? logger, c.get('requestId'), (problem) => {
+    return answerError(error, c.get('logger') ?? logger, c.get('payformRequestId'), (problem) => {
       // Every limit refuses by throwing its 429: counted here, so no limiter knows of metrics.
       if (problem.status === 429) metrics.rateLimited(routePath(c, -1));
       return sendProblem(c, problem);

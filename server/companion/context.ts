@@ -78,8 +78,12 @@ export interface CompanionEnv {
   Variables: {
     services: CompanionServices;
     logger: Logger;
-    /** This request's id, on its answer (X-Request-Id) and its log lines (answerHeaders). */
-    requestId: string;
+    /**
+     * This request's id, on its answer (X-Request-Id) and its log lines (answerHeaders). Not
+     * `requestId`: routed into a Hono host, the context is the host's, and hono/request-id keeps
+     * the host's own id under that name.
+     */
+    payformRequestId: string;
     /**
      * Under an Idempotency-Key, its digest (keyedOrderId): the order id a session or charge sent
      * without one takes, and what a capture, void or refund reservation keeps as its request key.

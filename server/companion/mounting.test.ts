@@ -729,3 +729,21 @@ describe('basePath', () => {
     expect(() => resolveConfig({ ...config, basePath })).toThrow(/basePath: must be a path such as \/payments/);
   });
 });
+
+describe('the companion routed into a Hono host with its own request ids', () => {
+  it('leaves the host its requestId (hono/request-id), which names the host’s answer', async () => {
+    const { requestId } = await import('hono/request-id');
+    const shop = new Hono<{ Variables: { requestId: string } }>();
+    const seen: string[] = [];
+    shop.use(requestId());
+    shop.use(async (c, next) => {
+      await next();
+      seen.push(c.get('requestId'));
+    });
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    shop.route('/', (await composeUnder(url)).app);
+    const answer = await fetch(`${url}/payments/api/checkout/sessions/no-such-session`);
+    expect(answer.status).toBe(404);
+    expect(seen).toEqual([answer.headers.get('x-request-id')]);
+  });
+});

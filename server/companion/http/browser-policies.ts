@@ -74,7 +74,7 @@ export function answerHeaders(publicUrl: string, noStorePrefixes: readonly strin
   return (c, next) => {
     const set = noStoreUnder(c.req.path) ? withNoStore : security;
     const requestId = randomUUID();
-    c.set('requestId', requestId);
+    c.set('payformRequestId', requestId);
     const outgoing = nodeAnswer(c);
     if (!outgoing) return addToResponse(c, next, [...set, [REQUEST_ID_HEADER, requestId]]);
     dropHostCors(outgoing);
