@@ -731,7 +731,7 @@ describe('basePath', () => {
 });
 
 describe('the companion routed into a Hono host with its own request ids', () => {
-  it('leaves the host its requestId (hono/request-id), which names the host’s answer', async () => {
+  it('leaves the host its requestId (hono/request-id), which names the host’s answer and the companion’s log line', async () => {
     const { requestId } = await import('hono/request-id');
     const shop = new Hono<{ Variables: { requestId: string } }>();
     const seen: string[] = [];
@@ -745,5 +745,19 @@ describe('the companion routed into a Hono host with its own request ids', () =>
     const answer = await fetch(`${url}/payments/api/checkout/sessions/no-such-session`);
     expect(answer.status).toBe(404);
     expect(seen).toEqual([answer.headers.get('x-request-id')]);
+    const line = logs.map((text) => JSON.parse(text) as { msg: string; route?: string; request_id?: string }).find(({ msg, route }) => msg === 'request' && route?.endsWith('/sessions/:id'));
+    expect(line?.request_id).toBe(answer.headers.get('x-request-id'));
+  });
+
+  it('takes the id an Express host put on the answer before it, for its answer and its log line', async () => {
+    const shop = express();
+    shop.use((_request, response, next) => (response.setHeader('X-Request-Id', 'shop-req-7f3a'), next()));
+    const url = await hosted(shop.listen(0, '127.0.0.1'));
+    shop.use('/payments', toNodeListener((await composeUnder(url)).app));
+    const answer = await fetch(`${url}/payments/api/checkout/sessions/no-such-session`);
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('x-request-id')).toBe('shop-req-7f3a');
+    const line = logs.map((text) => JSON.parse(text) as { msg: string; route?: string; request_id?: string }).find(({ msg, route }) => msg === 'request' && route?.endsWith('/sessions/:id'));
+    expect(line?.request_id).toBe('shop-req-7f3a');
   });
 });

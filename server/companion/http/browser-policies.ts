@@ -64,7 +64,9 @@ export function securityHeaders(publicUrl: string): Readonly<Record<string, stri
  * Each answer also carries its own `X-Request-Id`, which the request's log line names: what a
  * merchant quotes of a failed call (or a proxy logs of it, nginx's `$upstream_http_x_request_id`)
  * finds that line. Made here, never taken from the request: a client's header would let anyone
- * write what they like into the operator's log, a card number among it.
+ * write what they like into the operator's log, a card number among it. Mounted in a host that
+ * names its requests itself (an Express request-id middleware's header on Node's answer,
+ * hono/request-id's `requestId`), the host's id is the request's: its answer and both logs agree.
  */
 export function answerHeaders(publicUrl: string, noStorePrefixes: readonly string[], logger: Logger): MiddlewareHandler<CompanionEnv> {
   const security = securitySet(publicUrl);
@@ -73,9 +75,9 @@ export function answerHeaders(publicUrl: string, noStorePrefixes: readonly strin
   const dropHostCors = hostCorsRemover(logger);
   return (c, next) => {
     const set = noStoreUnder(c.req.path) ? withNoStore : security;
-    const requestId = randomUUID();
-    c.set('payformRequestId', requestId);
     const outgoing = nodeAnswer(c);
+    const requestId = hostRequestId(c, outgoing) ?? randomUUID();
+    c.set('payformRequestId', requestId);
     if (!outgoing) return addToResponse(c, next, [...set, [REQUEST_ID_HEADER, requestId]]);
     dropHostCors(outgoing);
     for (const [name, value] of set) outgoing.setHeader(name, value);
@@ -84,6 +86,15 @@ export function answerHeaders(publicUrl: string, noStorePrefixes: readonly strin
     return next();
   };
 }
+
+/** The id a host mounting the companion gave this request already, if it reads as one. */
+function hostRequestId(c: Context<CompanionEnv>, outgoing: ServerResponse | Http2ServerResponse | undefined): string | undefined {
+  const given = outgoing?.getHeader(REQUEST_ID_HEADER) ?? (c.get('requestId' as never) as unknown);
+  return typeof given === 'string' && HOST_REQUEST_ID.test(given) ? given : undefined;
+}
+
+/** What a host's id may be to be taken: printable, no longer than a log line should carry. */
+const HOST_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /**
  * The companion's CORS is the only CORS on its answers. A host's CORS middleware run before the

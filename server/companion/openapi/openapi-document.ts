@@ -213,7 +213,7 @@ export function openApiDocument(serverUrl: string, { bodyLimitBytes = DEFAULT_BO
       description:
         'The merchant’s server for <pay-form>: checkout sessions, payments, webhooks and the back office. Also served, outside this document: GET /metrics (Prometheus, its own bearer token, when configured), the back-office pages (when enabled) and CORS preflights of the checkout routes. ' +
         'An /api/ operation takes the query parameters and body fields listed here and no other: one it does not list is 400 invalid_request naming it (fields: { "amount": "is not allowed" }), before anything runs. ' +
-        'Every answer carries X-Request-Id, made by the companion (one a client sends is not taken), which the operator’s log line of that request names: quote it when asking about an answer.',
+        'Every answer carries X-Request-Id, made by the companion or by the server it is mounted in (one a client sends is not taken), which the operator’s log line of that request names: quote it when asking about an answer.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],
