@@ -539,6 +539,12 @@ describe('a split sent where the endpoint takes none would move everything to th
       expect(sandbox.app.sandbox.gateway.store.order(sandbox.project.posId, purchase)?.operations).toEqual([]);
       const { requests } = (await (await sandbox.control('GET', '/_sandbox/requests')).json()) as { requests: { path: string; notes: Json[] }[] };
       expect(requests.find((request) => request.path === '/api/v1/payment')?.notes).toContainEqual(expect.objectContaining({ kind: 'refused', field: 'split', rule: LENIENCY_RULES.splitElsewhere }));
+      // An empty split (a plugin that always sends the key) shares nothing out: any unknown field.
+      for (const empty of [[], null]) {
+        const response = await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project, { order_id: `empty-${String(empty)}-${strict}` }), split: empty });
+        if (strict) expect(await violations(response)).toEqual([{ field_name: 'split', violation: expect.not.stringContaining('/api/v1/split/') }]);
+        else expect(response.status).toBe(200);
+      }
     }
   });
 });

@@ -376,11 +376,17 @@ const SPLIT_ENDPOINTS: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, strin
   [RefundRequest, routes.splitRefund.path],
 ]);
 
-/** A top-level `split` where the endpoint takes none: refused, naming the endpoint that does. */
+/**
+ * A top-level `split` where the endpoint takes none: refused, naming the endpoint that does. An
+ * empty one (`[]`, `null`: plugins that always send the key) shares nothing out, and is read as
+ * any unknown field is.
+ */
 function splitSentHere(finding: Finding): { refused: GuardRefusal[]; rest: Finding | undefined } | undefined {
   const endpoint = SPLIT_ENDPOINTS.get(finding.schema);
   const { issue } = finding;
   if (!endpoint || issue.code !== 'unrecognized_keys' || issue.path.length !== 0 || !issue.keys.includes('split')) return undefined;
+  const split = (finding.request as Record<string, unknown>).split;
+  if (split === null || (Array.isArray(split) && split.length === 0)) return undefined;
   const others = issue.keys.filter((key) => key !== 'split');
   return {
     refused: [{ field: 'split', reason: `is not taken here: send a split to POST ${endpoint}, or the whole amount would go to the merchant`, rule: RULES.splitElsewhere }],
