@@ -11,6 +11,8 @@ export interface CheckoutAttributes {
   endpoint?: string | undefined;
   /** Language of the element; defaults to the closest `lang` up the page. */
   lang?: string | undefined;
+  /** Disabled as a form control is (as inside a `<fieldset disabled>`): its fields take nothing, and it pays nothing. */
+  disabled?: boolean | undefined;
   /**
    * How often a pending payment is polled, ms, from 20 to 60 000 (another value is the default,
    * 2000, and the console says so). A property, not an attribute: set it by its own

@@ -61,6 +61,8 @@ export abstract class CheckoutElement extends LitElement {
     endpoint: {},
     lang: { reflect: true },
     processing: { type: Boolean, reflect: true },
+    // As a form control's: the property sets the attribute, which is what `:disabled` reads.
+    disabled: { type: Boolean, reflect: true },
     pollInterval: { attribute: false },
     pollTimeout: { attribute: false },
     sessionWait: { attribute: false },
@@ -80,6 +82,8 @@ export abstract class CheckoutElement extends LitElement {
   override lang!: string;
   /** Reflected while a payment is in flight or being confirmed. */
   processing = false;
+  /** As a form control's: disabled, its fields take nothing and it pays nothing, as inside a `<fieldset disabled>`. */
+  disabled = false;
 
   /**
    * How often a pending payment is polled, and for how long at most (ms: from 20 to 60 000, and
@@ -380,10 +384,14 @@ export abstract class CheckoutElement extends LitElement {
     return view ? moneyFormat(view.currency, this.t.lang ?? this.locale)(view.amount) : '';
   }
 
-  /** A page that sets it (Angular's `[amount]`, Vue's `:amount`) is told whose it is, not thrown an anonymous TypeError. */
+  /** A page that sets it (Angular's `[amount]`, Vue's `:amount`) is told whose it is, once, not thrown an anonymous TypeError. */
   protected set amount(_: unknown) {
+    if (this.#amountTold) return;
+    this.#amountTold = true;
     console.error(`<${this.localName}>: amount is the checkout session's: set it where your server opens the session, not on the element`);
   }
+
+  #amountTold = false;
 
   /**
    * The pay button; in a form (`submits`) it submits it — Enter in a field too — else it goes to

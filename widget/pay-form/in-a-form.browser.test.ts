@@ -58,6 +58,17 @@ describe('<pay-form> in a merchant’s form', () => {
     expect(controls(form), 'all enabled').to.deep.equal(controls(form).map(() => false));
   });
 
+  it('is disabled by its disabled property, as Angular’s [disabled] or a script sets it', async () => {
+    const form = await mount({});
+    form.disabled = true;
+    await form.updateComplete;
+    expect(form.matches(':disabled')).to.equal(true);
+    expect(controls(form), 'all disabled').to.deep.equal(controls(form).map(() => true));
+    form.disabled = false;
+    await form.updateComplete;
+    expect(controls(form), 'all enabled').to.deep.equal(controls(form).map(() => false));
+  });
+
   it('shows as a fresh form once the merchant’s form is reset, telling the page each field emptied', async () => {
     const { shop, fieldset } = await shopForm();
     const form: PayForm = await mount({ customer: {} }, {}, 'pay-form', fieldset);
