@@ -33,9 +33,25 @@ function shippedTarget(target) {
   return onGitHub + file + (/\.(png|jpe?g|svg|gif)$/.test(path) ? '?raw=true' : '') + anchor;
 }
 
+/** A link's target, relative (not a URL, not an anchor), ending the link or before its title. */
+const RELATIVE_LINK = /\]\(((?!https?:|mailto:|#)[^)\s]+)(?=[)\s])/g;
+/** Code, fenced or inline, where `](…)` is code (`handlers[type](event)`), not a link. */
+const CODE = /```[\s\S]*?```|`[^`\n]*`/g;
+
+/** `text` with each relative link outside code pointed where the package is installed. */
+function shipped(text) {
+  let out = '';
+  let from = 0;
+  for (const code of text.matchAll(CODE)) {
+    out += text.slice(from, code.index).replace(RELATIVE_LINK, (_, target) => `](${shippedTarget(target)}`) + code[0];
+    from = code.index + code[0].length;
+  }
+  return out + text.slice(from).replace(RELATIVE_LINK, (_, target) => `](${shippedTarget(target)}`);
+}
+
 rmSync('docs', { recursive: true, force: true });
 for (const guide of process.argv.slice(2)) {
   const text = readFileSync(join(repository, 'docs', guide), 'utf8');
   mkdirSync('docs', { recursive: true });
-  writeFileSync(join('docs', guide), text.replace(/\]\(((?!https?:|mailto:|#)[^)\s]+)\)/g, (_, target) => `](${shippedTarget(target)})`));
+  writeFileSync(join('docs', guide), guide.endsWith('.md') ? shipped(text) : text);
 }
