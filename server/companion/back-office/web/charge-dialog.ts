@@ -18,7 +18,6 @@ import type { ChargeRefusals } from './operation-refusals.js';
 import { refusalNotice } from './refusal-notice.js';
 import { dialogActions } from './dialog-actions.js';
 import { pageConfig } from './page-config.js';
-import { MICROFINANCE_TAX_ID_THRESHOLD_UAH } from '@payform/gateway/wire';
 
 export interface ChargeDraft {
   readonly order: OrderSummary;
@@ -69,7 +68,7 @@ export async function chargeSavedCard(token: string, order: OrderSummary, reques
  * 30 000 UAH), unless the card's last payments gave them: the companion says which, beside them.
  */
 function borrowerFields(refused: ChargeRefusals): TemplateResult {
-  return html`<p class="field__hint" id="charge-borrower-hint">${t('charge.borrowerHint', { limit: shownAmount(MICROFINANCE_TAX_ID_THRESHOLD_UAH * 100, 'UAH') })}</p>
+  return html`<p class="field__hint" id="charge-borrower-hint">${t('charge.borrowerHint')}</p>
     <div class="fields">
       ${borrowerField('birthday', t('charge.birthday'), refused.birthday, { type: 'date', min: '1900-01-01' })}
       ${borrowerField('tax_id', t('charge.taxId'), refused.taxId, { maxlength: '32', dir: 'ltr' })}
