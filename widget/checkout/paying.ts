@@ -267,9 +267,13 @@ function keepTime(element: CheckoutElement): void {
  * back after a saved card, the more-time button) is disabled too.
  */
 function keepDisabled(element: CheckoutElement): void {
+  let was = false;
   element.addController({
     hostUpdated() {
       const off = element.matches(':disabled');
+      // Each keystroke updates the form: nothing to do unless it is, or just was, disabled.
+      if (!off && !was) return;
+      was = off;
       for (const control of element.renderRoot.querySelectorAll<HTMLInputElement>('input,button')) control.disabled = off;
     },
   });
@@ -550,7 +554,7 @@ function keepCard(form: Form): void {
     hostUpdate() {
       // Read before this update renders the hosted button in the fields' place.
       if (form.phase === 'ready' && form.hosted && form.field('number')) {
-        kept = form.inputs().flatMap((input) => (/^(number|exp|cvv)$/.test(input.name) ? [[input.name as FieldName, input.value] as [FieldName, string]] : []));
+        kept = typedFields(form, (name) => /^(number|exp|cvv)$/.test(name));
         session = form.session;
       }
     },
@@ -558,17 +562,8 @@ function keepCard(form: Form): void {
       // Loading or ready (the only phases in l or r): anything else (paying on the hosted page, an end) drops it.
       if (!/^[lr]/.test(form.phase)) kept = undefined;
       if (!kept || form.phase !== 'ready' || form.hosted || !form.field('number')) return;
-      const back = form.session === session ? kept : [];
+      putBack(form, form.session === session ? kept : []);
       kept = undefined;
-      // Only into the fields still empty; judged once this update is over, as typing would be.
-      void form.updateComplete.then(() => {
-        for (const [name, value] of back) {
-          const input = form.field(name);
-          if (!input || input.value || !value) continue;
-          input.value = value;
-          input.dispatchEvent(new InputEvent('input', { bubbles: true }));
-        }
-      });
     },
   });
 }
@@ -614,7 +609,7 @@ function anotherSession(element: CheckoutElement): void {
         // set a third session), it keeps what it had.
         typed =
           was === 'ready'
-            ? element.inputs().flatMap((input) => (input.name !== 'cvv' && input.value ? [[input.name as FieldName, input.value] as [FieldName, string]] : []))
+            ? typedFields(element, (name) => name !== 'cvv')
             : was === 'loading'
               ? typed
               : undefined;
@@ -627,19 +622,29 @@ function anotherSession(element: CheckoutElement): void {
     },
     hostUpdated() {
       if (!typed || phase === 'loading' || !isForm(element)) return;
-      const kept = phase === 'ready' ? typed : [];
+      putBack(element, phase === 'ready' ? typed : []);
       typed = undefined;
-      // Only into the fields the new session's form shows, still empty (`keepTyped` may have put the
-      // customer's details back); judged once this update is over, as typing would be.
-      void element.updateComplete.then(() => {
-        for (const [name, value] of kept) {
-          const input = element.field(name);
-          if (!input || input.value) continue;
-          input.value = value;
-          input.dispatchEvent(new InputEvent('input', { bubbles: true }));
-        }
-      });
     },
+  });
+}
+
+/** What the customer typed into the fields `kept` names, those not empty. */
+function typedFields(form: Form, kept: (name: string) => boolean): [FieldName, string][] {
+  return form.inputs().flatMap((input) => (kept(input.name) && input.value ? [[input.name as FieldName, input.value] as [FieldName, string]] : []));
+}
+
+/**
+ * `fields` typed again: only into the fields the form shows, still empty (`keepTyped` may have put
+ * the customer's details back); judged once this update is over, as typing would be.
+ */
+function putBack(form: Form, fields: readonly [FieldName, string][]): void {
+  void form.updateComplete.then(() => {
+    for (const [name, value] of fields) {
+      const input = form.field(name);
+      if (!input || input.value) continue;
+      input.value = value;
+      input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    }
   });
 }
 
