@@ -348,7 +348,7 @@ describe('capture and void', () => {
     const orderId = await paidOrder('auth');
     expect((await op(orderId, 'capture', 422, { amount: 1011 })).error).toEqual({
       code: 'exceeds_capturable',
-      message: 'At most 1010 (10.10 UAH), the reserve, can be captured: PAYFORM_CAPTURE_OVER_RESERVE_PERCENT (captureOverReservePercent) is 0; to capture more than was held, set it to the over-capture percentage of the gateway project’s settings',
+      message: 'At most 1010 (10.10 UAH) can be captured: the reserve, as PAYFORM_CAPTURE_OVER_RESERVE_PERCENT (captureOverReservePercent) is 0; to capture more than was held, set it to the over-capture percentage of the gateway project’s settings',
       fields: { amount: 'must be at most 1010 (10.10 UAH)' },
     });
     expect((await stack.ledger.getOrder(orderId))?.operations).toEqual([]);

@@ -260,6 +260,9 @@ function answerLost(error: GatewayError): string {
   return `Outcome not known yet: the gateway's answer was lost (${what}); payform reads it from the gateway's order state`.slice(0, 2048);
 }
 
+const NO_OVER_CAPTURE =
+  ': the reserve, as PAYFORM_CAPTURE_OVER_RESERVE_PERCENT (captureOverReservePercent) is 0; to capture more than was held, set it to the over-capture percentage of the gateway project’s settings';
+
 const VERB: Record<OperationKind, string> = { capture: 'captured', void: 'voided', refund: 'refunded' };
 
 /**
@@ -271,13 +274,11 @@ function refusalProblem(error: OperationRefused, kind: OperationKind, currency: 
   const share = `split[${Math.max(0, split.findIndex((candidate) => candidate.subMerchantId === error.subMerchantId))}]`;
   switch (error.reason) {
     case 'exceeds_capturable':
+    case 'exceeds_refundable': {
       // Over the reserve with no allowance set: the setting is what the merchant may be missing.
-      if (overCapturePercent === 0) {
-        return new ApiProblem(422, error.reason, `At most ${limit}, the reserve, can be captured: PAYFORM_CAPTURE_OVER_RESERVE_PERCENT (captureOverReservePercent) is 0; to capture more than was held, set it to the over-capture percentage of the gateway project’s settings`, { amount: `must be at most ${limit}` });
-      }
-      return new ApiProblem(422, error.reason, `At most ${limit} can be ${VERB[kind]}`, { amount: `must be at most ${limit}` });
-    case 'exceeds_refundable':
-      return new ApiProblem(422, error.reason, `At most ${limit} can be ${VERB[kind]}`, { amount: `must be at most ${limit}` });
+      const allowance = error.reason === 'exceeds_capturable' && overCapturePercent === 0 ? NO_OVER_CAPTURE : '';
+      return new ApiProblem(422, error.reason, `At most ${limit} can be ${VERB[kind]}${allowance}`, { amount: `must be at most ${limit}` });
+    }
     case 'split_not_whole_reserve':
       return new ApiProblem(422, error.reason, `A split capture without an amount captures the whole reserve, ${limit}: its shares must add up to it (to capture another amount, part of it or more, give amount)`, {
         split: `must add up to ${limit}, the whole reserve, when amount is left out`,
