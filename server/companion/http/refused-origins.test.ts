@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../ledger/testing/databases.js';
+import { rawRequest } from '../test/raw-request.js';
 import { stacksPerTest } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 
@@ -78,4 +79,17 @@ it('grants no origin that only begins as an allowed one: another host, another p
     expect((await read(origin)).headers.get('access-control-allow-origin'), origin).toBeNull();
   }
   expect((await read('https://shop.example')).headers.get('access-control-allow-origin')).toBe('https://shop.example');
+});
+
+it('is logged without the C1 controls a header may carry, which terminals take for escape sequences', async () => {
+  const stack = await openStack({ served: true });
+  const session = await stack.openSession();
+  // Header bytes 0x80–0x9f reach the app as U+0080–U+009F: CSI "clear the screen", OSC "set the title".
+  const origin = 'https://evil.example\x9b2J\x9d0;paid\x9c';
+  const { port } = new URL(stack.companionUrl);
+  expect((await rawRequest(port, 'GET', `/api/checkout/sessions/${session.id}`, { Host: `127.0.0.1:${port}`, Origin: origin })).status).toBe(200);
+  const lines = stack.logs.filter((line) => line.includes('origin is not allowed'));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).not.toMatch(/[\u0080-\u009f]/);
+  expect((JSON.parse(lines[0]!) as { origin: string }).origin).toBe(origin);
 });

@@ -118,10 +118,15 @@ function appendCapture(file: string, text: string): void {
 
 const HEAD_KEYS = ['time', 'level', 'msg'];
 
-/** Next line, line and paragraph separators: line breaks to some readers, which JSON does not escape. */
-const LINE_BREAK_JSON_KEEPS = /[\u0085\u2028\u2029]/;
-const LINE_BREAKS_JSON_KEEPS = new RegExp(LINE_BREAK_JSON_KEEPS.source, 'g');
-const escapedBreak = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/**
+ * What JSON does not escape and a reader of the log does not take as text: the C1 controls
+ * (U+0080–U+009F; a header's bytes 0x80–0x9f arrive so), which a terminal showing the log runs
+ * as escape sequences (CSI U+009B clears the screen, OSC U+009D sets its title or a link), next
+ * line among them; and the line and paragraph separators, line breaks to some readers.
+ */
+const CONTROL_JSON_KEEPS = /[\u0080-\u009f\u2028\u2029]/;
+const CONTROLS_JSON_KEEPS = new RegExp(CONTROL_JSON_KEEPS.source, 'g');
+const escapedControl = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * `{"time":…,"level":…,"msg":…,…fields}`, as JSON.stringify of that one object writes it, but
@@ -185,9 +190,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     } catch {
       line = JSON.stringify({ time, level, msg: maskMessage(message), fields: '[unserialisable]' });
     }
-    // JSON leaves these as they are, and readers that split lines on them (Python's splitlines,
-    // some log viewers) would read a forged line after one: a header a client sent holding one.
-    if (LINE_BREAK_JSON_KEEPS.test(line)) line = line.replace(LINE_BREAKS_JSON_KEEPS, escapedBreak);
+    // JSON leaves these as they are: readers that split lines on them (Python's splitlines, some
+    // log viewers) would read a forged line after one, a terminal would run the rest as controls.
+    if (CONTROL_JSON_KEEPS.test(line)) line = line.replace(CONTROLS_JSON_KEEPS, escapedControl);
     if (shown) sink(line, level);
     capture?.(line);
   };
