@@ -38,6 +38,22 @@ describe('the pay body’s card', () => {
     expect(documented({ card, fingerprint: FINGERPRINT })).toBe(taken);
   });
 
+  it.each([
+    ['as Chromium gives them', {}, true],
+    ['a region of digits and a variant', { browserLanguage: 'de-419-1901' }, true],
+    ['a zone behind GMT', { browserTimeZone: 'Etc/GMT+12', browserTimeZoneOffset: '720' }, true],
+    ['a zone given as an offset', { browserTimeZone: '+05:30', browserTimeZoneOffset: '-330' }, true],
+    ['an 8-digit language subtag', { browserLanguage: 'en-42424242' }, false],
+    ['three digits in a zone', { browserTimeZone: 'Etc/GMT+123' }, false],
+    ['a colour depth of 30 bits', { browserColorDepth: '30' }, false],
+    ['Java as yes', { browserJavaEnabled: 'yes' }, false],
+    ['an offset in hours', { browserTimeZoneOffset: '+02:00' }, false],
+  ])('the browser’s fields %s: taken or refused alike by the server and the document', (_, change, taken) => {
+    const body = { card: FULL, fingerprint: { ...FINGERPRINT, ...change } };
+    expect(PayRequest.safeParse(body).success).toBe(taken);
+    expect(documented(body)).toBe(taken);
+  });
+
   it('says what an empty card needs, either way a companion takes one', () => {
     expect(serverReasons({})).toEqual({ card: 'must hold a token, or number, exp_month, exp_year and cvv' });
     expect(serverReasons({ number: FULL.number })).toEqual({ 'card.exp_month': 'is required', 'card.exp_year': 'is required', 'card.cvv': 'is required' });

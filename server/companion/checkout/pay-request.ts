@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import { BrowserFingerprint as GatewayFingerprint, CardCvv, CardNumber, ExpMonth, ExpYear } from '@payform/gateway/wire';
 import { MIN_DIGITS } from '@payform/card/fields';
-import { Customer } from './customer.js';
+import { Customer, withoutCardNumber } from './customer.js';
 import { PageUrl } from './payer-page.js';
 
 const CARD_FIELDS = ['number', 'exp_month', 'exp_year', 'cvv'] as const;
@@ -85,9 +85,31 @@ const Card = z
         : { kind: 'card', number: card.number!, expMonth: card.exp_month!, expYear: card.exp_year!, cvv: card.cvv! },
   );
 
-/** The browser's part of EMV 3-D Secure data; the companion adds IP, Accept and User-Agent. */
-export const BrowserFingerprint = GatewayFingerprint.omit({ browserAcceptHeader: true, browserIpAddress: true, browserUserAgent: true });
-export type BrowserFingerprint = z.output<typeof BrowserFingerprint>;
+const digitsUpTo = (most: number, what: string) => z.string().regex(new RegExp(`^\\d{1,${most}}$`), { error: `must be ${what}` });
+
+/**
+ * The browser's part of EMV 3-D Secure data; the companion adds IP, Accept and User-Agent. The
+ * wire takes any string; here each field has the shape a browser gives it (gateway-notes.md), so
+ * that nothing else, a card number least of all, goes on to the gateway in a field no mask reads.
+ */
+export const BrowserFingerprint = GatewayFingerprint.omit({ browserAcceptHeader: true, browserIpAddress: true, browserUserAgent: true }).extend({
+  browserColorDepth: z.enum(['1', '4', '8', '15', '16', '24', '32', '48'], { error: 'must be a colour depth EMV 3-D Secure takes: 1, 4, 8, 15, 16, 24, 32 or 48' }),
+  browserScreenHeight: digitsUpTo(6, 'the screen’s height in pixels, up to 6 digits'),
+  browserScreenWidth: digitsUpTo(6, 'the screen’s width in pixels, up to 6 digits'),
+  browserJavaEnabled: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }),
+  // Subtags of up to 8 letters or digits, never 5 digits in a row (a region has 3, a variant 4).
+  browserLanguage: withoutCardNumber(
+    z.string().max(35).regex(/^(?!.*\d{5})[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/, { error: 'must be a BCP 47 language tag, as navigator.language gives it (uk-UA)' }),
+  ),
+  // An IANA name (Europe/Kyiv, Etc/GMT-2: never 3 digits in a row), or an offset (+05:30).
+  browserTimeZone: z
+    .string()
+    .max(64)
+    .regex(/^(?:[A-Za-z](?:[A-Za-z_+\-/]|\d{1,2}(?!\d))*|[+-]\d{2}(?::?\d{2})?)$/, { error: 'must be a time zone’s name, as Intl.DateTimeFormat gives it (Europe/Kyiv)' }),
+  browserTimeZoneOffset: z.string().regex(/^[+-]?\d{1,4}$/, { error: 'must be minutes, as Date#getTimezoneOffset gives them (-120 for UTC+2)' }),
+});
+/** Strings, as the wire takes them: a merchant's charge, with no browser, sends them empty. */
+export type BrowserFingerprint = Omit<z.output<typeof GatewayFingerprint>, 'browserAcceptHeader' | 'browserIpAddress' | 'browserUserAgent'>;
 
 export const PayRequest = z.strictObject({
   card: Card,

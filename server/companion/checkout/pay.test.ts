@@ -307,6 +307,30 @@ describe('what the browser sends is checked before anything is stored', () => {
     ['a token with card data', { card: { token: 'x', cvv: TEST_CVV } }, { 'card.cvv': 'is not sent with a saved card token' }],
     ['an amount (the session sets it)', { amount: 0.01 }, { amount: 'is not allowed' }],
     ['no fingerprint', { fingerprint: undefined }, { fingerprint: 'is required' }],
+    // The wire takes any string in the browser's fields: a card number there would reach the gateway unmasked.
+    [
+      'a card number in the browser’s language',
+      { fingerprint: { ...FINGERPRINT, browserLanguage: 'en-4242-4242-4242-4242' } },
+      { 'fingerprint.browserLanguage': 'must not contain a card number' },
+    ],
+    [
+      'a card number as the browser’s language',
+      { fingerprint: { ...FINGERPRINT, browserLanguage: '4242424242424242' } },
+      { 'fingerprint.browserLanguage': 'must be a BCP 47 language tag, as navigator.language gives it (uk-UA)' },
+    ],
+    [
+      'a card number after a time zone’s name',
+      { fingerprint: { ...FINGERPRINT, browserTimeZone: 'Europe/4242424242424242' } },
+      { 'fingerprint.browserTimeZone': 'must be a time zone’s name, as Intl.DateTimeFormat gives it (Europe/Kyiv)' },
+    ],
+    [
+      'text for the screen’s size and colour depth',
+      { fingerprint: { ...FINGERPRINT, browserScreenWidth: '1920px', browserColorDepth: '30' } },
+      {
+        'fingerprint.browserScreenWidth': 'must be the screen’s width in pixels, up to 6 digits',
+        'fingerprint.browserColorDepth': 'must be a colour depth EMV 3-D Secure takes: 1, 4, 8, 15, 16, 24, 32 or 48',
+      },
+    ],
     ['a bad e-mail', { customer: { ...CUSTOMER, email: 'x' } }, { 'customer.email': 'must be an e-mail address' }],
   ];
   it.each(cases)('%s → 400 naming the field, never echoing the card', async (_name, change, fields) => {
