@@ -400,6 +400,23 @@ describe('capture and void', () => {
     expect((await stack.json('POST', `/api/orders/${orderId}/void`, 200, { admin: true })).operation).toMatchObject({ kind: 'void', amount: 1010, status: 'success' });
   });
 
+  it("names PHP's shapes of JSON with their fix: [] for an empty object, numbered keys for a list", async () => {
+    // json_encode([]) is "[]", and a list filtered with gaps is {"1":…}: "must be an object"
+    // alone reads as nonsense to whoever sent a PHP array.
+    const purchase = await paidOrder();
+    const empty = await stack.json('POST', `/api/orders/${purchase}/refund`, 400, { admin: true, body: [] });
+    expect(empty.error.fields).toEqual({ body: "must be an object, not [] (PHP's json_encode writes an empty array so: send (object) [] for {})" });
+    const opened = await stack.json('POST', '/api/checkout/sessions', 400, {
+      admin: true,
+      body: { amount: 1010, currency: 'UAH', description: 'Green tea', customer: [], modes: { 1: 'hosted' } },
+    });
+    expect(opened.error.fields).toEqual({
+      customer: "must be an object, not [] (PHP's json_encode writes an empty array so: send (object) [] for {})",
+      modes: "must be an array, not an object of numbered keys (PHP's json_encode writes a list with gaps so: array_values() it)",
+    });
+    expect((await stack.json('POST', `/api/orders/${purchase}/refund`, 200, { admin: true, body: {} })).operation.amount, 'nothing was refunded before').toBe(1010);
+  });
+
   it('validates bodies: unknown fields, amounts, comment length', async () => {
     const orderId = await paidOrder('auth');
     expect((await op(orderId, 'capture', 400, { amount: 10.5 })).error.fields.amount).toBe('must be an integer number of minor units (24950 = 249.50 UAH)');

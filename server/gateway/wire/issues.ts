@@ -98,7 +98,7 @@ export const wireErrorMap: z.core.$ZodErrorMap = (issue) => {
   if (missing && issue.input === undefined) return 'is required';
   switch (issue.code) {
     case 'invalid_type':
-      return `must be ${article(issue.expected)}`;
+      return `must be ${article(issue.expected)}${phpShape(issue.expected, issue.input)}`;
     case 'too_big':
       return issue.origin === 'string'
         ? `must be at most ${issue.maximum} characters`
@@ -129,6 +129,28 @@ export const wireErrorMap: z.core.$ZodErrorMap = (issue) => {
       return undefined; // keep zod's message
   }
 };
+
+/**
+ * PHP's json_encode writes an empty map as `[]`, and a list with a gap (array_filter, unset) as
+ * `{"1":…}`: the kind alone ("must be an object") reads as nonsense to whoever sent a PHP array,
+ * so those two shapes are named with their fix.
+ */
+function phpShape(expected: string, input: unknown): string {
+  if ((expected === 'object' || expected === 'record') && Array.isArray(input) && input.length === 0) {
+    return ", not [] (PHP's json_encode writes an empty array so: send (object) [] for {})";
+  }
+  if (expected === 'array' && isNumberedMap(input)) {
+    return ", not an object of numbered keys (PHP's json_encode writes a list with gaps so: array_values() it)";
+  }
+  return '';
+}
+
+/** `{"1":…,"3":…}`: an object whose every key is a number, as PHP writes a list with gaps. */
+function isNumberedMap(input: unknown): boolean {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
+  const keys = Object.keys(input);
+  return keys.length > 0 && keys.every((key) => /^\d+$/.test(key));
+}
 
 function article(expected: string): string {
   if (expected === 'int') return 'an integer';

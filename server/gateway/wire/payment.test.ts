@@ -106,7 +106,9 @@ describe('CreatePaymentRequest', () => {
   });
 
   it('calls a map of any keys an object, as JSON does: an empty PHP array is [] on the wire', () => {
-    expect(createIssues({ ...samples.directPurchase, cryptogram: [] })).toEqual([{ field: 'cryptogram', reason: 'must be an object' }]);
+    expect(createIssues({ ...samples.directPurchase, cryptogram: [] })).toEqual([
+      { field: 'cryptogram', reason: "must be an object, not [] (PHP's json_encode writes an empty array so: send (object) [] for {})" },
+    ]);
   });
 
   it('rejects bad amounts with a reason', () => {
