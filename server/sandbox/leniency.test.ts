@@ -182,6 +182,40 @@ describe('a strict project reads requests exactly as payform’s client checks t
     expect(await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { amount: 10.5 }))).toMatchObject({ status: 'success', amount: 10.5 });
   });
 
+  it('refuses an amount written with an exponent, as Java prints round and large ones, which a tolerant project reads', async () => {
+    // BigDecimal("100.00").stripTrailingZeros() prints 1E+2 (Jackson writes BigDecimal so by default), a double of ten million 1.0E7.
+    const written = (body: Json, literals: Record<string, string>) =>
+      Object.entries(literals).reduce((json, [from, to]) => json.replace(from, to), JSON.stringify(body));
+    const strict = testSandbox({ projects: [{ strict: true }] });
+    const said = 'must be written without an exponent, as a plain decimal (100, not 1E+2; 10000000, not 1.0E7)';
+    const refused = async (path: string, json: string) => {
+      const response = await strict.post(path, json);
+      expect(response.status, path).toBe(400);
+      return violations(response);
+    };
+    expect(await refused('/api/v1/payment', written(directPayment(strict.project, { amount: 100 }), { '"amount":100': '"amount":1E+2' }))).toEqual([{ field_name: 'amount', violation: said }]);
+    expect(await refused('/api/v1/payment', written(directPayment(strict.project, { amount: 10000000 }), { '"amount":10000000': '"amount":1.0E7' }))).toEqual([{ field_name: 'amount', violation: said }]);
+    const purchase = await paidOrder(strict, 'purchase');
+    expect(await refused('/api/v1/refund', written(target(strict, purchase, { refund_amount: 10 }), { '"refund_amount":10': '"refund_amount":1e1' }))).toEqual([{ field_name: 'refund_amount', violation: said }]);
+    const auth = await paidOrder(strict, 'auth');
+    expect(await refused('/api/v1/capture', written(target(strict, auth, { charge_amount: 60 }), { '"charge_amount":60': '"charge_amount":6E+1' }))).toEqual([{ field_name: 'charge_amount', violation: said }]);
+    const split = { ...directPayment(strict.project, { amount: 30 }), split: [{ sub_merchant_id: SUB_A, amount: 20 }, { sub_merchant_id: SUB_B, amount: 10 }] };
+    expect(await refused('/api/v1/split/purchase', written(split, { '"amount":20': '"amount":2E+1' }))).toEqual([{ field_name: 'split[0].amount', violation: said }]);
+    expect(strict.app.sandbox.gateway.store.order(strict.project.posId, purchase)?.operations).toEqual([]);
+    expect(strict.app.sandbox.gateway.store.order(strict.project.posId, auth)?.operations).toEqual([]);
+    expect(strict.app.sandbox.gateway.store.orders(strict.project.posId)).toHaveLength(2);
+    // Only an amount's form counts: a product's number is the merchant's own.
+    expect((await strict.post('/api/v1/payment', written(directPayment(strict.project, { products: [{ name: 'Rice', weight: 1000 }] }), { '"weight":1000': '"weight":1E+3' }))).status).toBe(200);
+
+    const tolerant = testSandbox();
+    const json = written(directPayment(tolerant.project, { amount: 100 }), { '"amount":100': '"amount":1E+2' });
+    expect(await tolerant.postJson('/api/v1/payment', json)).toMatchObject({ status: 'success', amount: 100 });
+    const { requests } = (await (await tolerant.control('GET', '/_sandbox/requests')).json()) as { requests: { path: string; notes: Json[] }[] };
+    expect(requests.find(({ path }) => path === '/api/v1/payment')?.notes).toEqual([
+      { kind: 'coerced', field: 'amount', from: 'exponent notation', to: 'plain decimal', what: 'exponent read as a plain decimal', rule: LENIENCY_RULES.exponent },
+    ]);
+  });
+
   it('names the strict rule for a string amount, and reads it as the live gateway does when tolerant', () => {
     const request = { pos_id: POS, order_id: 'o-1', order_currency: 'UAH', refund_amount: '10' };
     expect(readLeniently(RefundRequest, request, true).leniency.refused).toEqual([

@@ -30,6 +30,8 @@ export interface SandboxEnv {
     jsonBody: unknown;
     /** Amounts the body's text writes with too many decimals, which its parsed value hides (written-amounts.ts). */
     overPrecise: readonly FieldIssue[] | undefined;
+    /** Amounts the body's text writes with an exponent (1E+2), which its parsed value hides (exponent-amounts.ts). */
+    exponentAmounts: readonly string[] | undefined;
     /**
      * The inspector's number for this request (inspector/recorder.ts), which handlers pass on as
      * the `cause` of what they change; undefined for a request it does not record (reads).

@@ -13,6 +13,7 @@ import { amountsWrittenAsDecimals, overPreciseAmounts, parseWire, repeatedKeys }
 import type { MinorUnitFields, WireParse } from '@payform/gateway/wire';
 import { Refusal } from '../state/refusal.js';
 import type { SandboxEnv } from './env.js';
+import { amountsWithExponent, exponentReading } from './exponent-amounts.js';
 import { readLeniently } from './leniency.js';
 import type { Leniency } from './leniency.js';
 
@@ -67,6 +68,7 @@ export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?:
   if (decimals.length > 0) throw Refusal.invalid(decimals);
   c.set('jsonBody', body);
   c.set('overPrecise', overPreciseAmounts(text));
+  c.set('exponentAmounts', amountsWithExponent(text));
   return body;
 }
 
@@ -109,13 +111,17 @@ export function readVariant<S extends z.ZodType>(c: Context<SandboxEnv>, schema:
 }
 
 function readOrIssues<S extends z.ZodType>(c: Context<SandboxEnv>, schema: S, input: unknown): WireParse<z.output<S>> {
-  const read = readLeniently(schema, input, c.get('project').strict);
-  c.set('leniency', merge(c.get('leniency'), read.leniency));
-  const written = input === c.get('jsonBody') ? (c.get('overPrecise') ?? []) : [];
+  const strict = c.get('project').strict;
+  const read = readLeniently(schema, input, strict);
+  const fromBody = input === c.get('jsonBody');
+  const exponent = exponentReading(fromBody ? (c.get('exponentAmounts') ?? []) : [], strict);
+  c.set('leniency', merge(merge(c.get('leniency'), read.leniency), exponent.leniency));
+  const written = fromBody ? [...(c.get('overPrecise') ?? []), ...exponent.issues] : [];
   const refused = read.success ? [] : read.issues;
   // The text's count matters only for an amount the schema took (10.099999999999999 reads as 10.1):
-  // one it refused already (10.123) is named once, not twice in one field's words and the text's.
-  const overPrecise = written.filter(({ field }) => !refused.some((issue) => issue.field === field));
+  // one it refused already (10.123) is named once, not twice in one field's words and the text's;
+  // nor is one too precise (1E-3) named again for its exponent.
+  const overPrecise = written.filter(({ field }, index) => !refused.some((issue) => issue.field === field) && written.findIndex((other) => other.field === field) === index);
   if (!read.success || overPrecise.length > 0) return { success: false, issues: [...overPrecise, ...refused] };
   return read;
 }

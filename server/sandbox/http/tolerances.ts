@@ -62,6 +62,9 @@ export const RULES = {
   numeric:
     'a Number in the interface (an amount, exp_month, exp_year, order_timeout): the live gateway reads a numeric string as that number, under the same rules, when a number holds it exactly (a strict project refuses it)',
   strictNumeric: `a Number in the interface, sent as a numeric string: ${STRICT}`,
+  exponent:
+    'an amount is a Number in the interface, at most 2 decimal digits: written with an exponent (1E+2, 1.0E7, as Java prints round and large amounts) it is read as the plain decimal it is, though nothing says the live gateway reads that form (a strict project refuses it)',
+  strictExponent: `an amount written with an exponent (1E+2), a form payform's client never sends and nothing says the live gateway reads: ${STRICT}`,
   boolean:
     'a Boolean in the interface: the live gateway reads 1/0 (how PHP writes true and false) and True/False as true and false (a strict project takes only true and false)',
   strictBoolean: `a Boolean in the interface, spelt otherwise than true or false: ${STRICT}`,
