@@ -250,6 +250,40 @@ describe('an order_id longer than capture, void and refund take (32)', () => {
   });
 });
 
+describe('a server_url on a port the live gateway does not post webhooks to', () => {
+  type Recorded = { path: string; notes: Json[] };
+  const notes = async () => ((await (await sandbox.control('GET', '/_sandbox/requests')).json()) as { requests: Recorded[] }).requests.reverse().map((request) => request.notes);
+  const warning = (port: string) => ({
+    kind: 'warning',
+    field: 'server_url',
+    what: `port ${port}: the live gateway posts webhooks to ports 443 and 8443, and to another only after the service has been told`,
+    rule: expect.stringContaining('other ports need prior notice to the service'),
+  });
+
+  it('is delivered to, as a receiver here needs, with a warning in the inspector on the payment and the operation', async () => {
+    for (const strict of [false, true]) {
+      sandbox = testSandbox({ projects: [{ strict }] });
+      const payment = await pay({ method: 'auth', server_url: 'https://shop.example:8080/webhooks' });
+      expect(payment).toMatchObject({ status: 'success' });
+      const capture = await sandbox.postJson('/api/v1/capture', { pos_id: sandbox.project.posId, order_id: payment.order_id, order_currency: 'UAH', server_url: 'http://shop.example/webhooks' });
+      expect(capture).toMatchObject({ status: 'success' });
+      expect(await notes()).toEqual([[warning('8080')], [warning('80')]]);
+      await sandbox.deliver();
+      expect(sandbox.inbox.received.map(({ url, event }) => [url, event.method])).toEqual([
+        ['https://shop.example:8080/webhooks', 'auth'],
+        ['http://shop.example/webhooks', 'capture'],
+      ]);
+    }
+  });
+
+  it('warns of nothing on ports 443 and 8443, nor for a receiver on this machine', async () => {
+    for (const server_url of ['https://shop.example/webhooks', 'https://shop.example:8443/webhooks', 'http://shop.example:443/webhooks', 'http://127.0.0.1:3000/hook', 'http://localhost:8080/hook', 'http://shop.localhost:8080/hook', 'http://[::1]:8080/hook']) {
+      await pay({ server_url });
+    }
+    expect((await notes()).flat()).toEqual([]);
+  });
+});
+
 describe('3-D Secure and the slow card', () => {
   it('answers pending 2122 with a challenge URL; the control plane completes it and a webhook follows', async () => {
     const pending = await pay({}, '4000000000003220');

@@ -27,6 +27,7 @@ import { chargeAsPayment, createdPaymentView, links, operationView, paymentView 
 import { authenticate, ownProject } from './authentication.js';
 import type { SandboxEnv } from './env.js';
 import { parseInput, readBody, readJsonBody, readQuery, readRequest, readVariant } from './request-input.js';
+import { webhookPortWarning } from './webhook-port.js';
 
 /** An order-state read takes no query parameters (unknown ones are ignored unless strict). */
 const NoQuery = z.strictObject({});
@@ -44,11 +45,13 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
       // A payout is the same endpoint with its own request (payouts.ts).
       if (route === routes.createPayment && isCredit(body)) {
         const credit = readRequest(c, CreditRequest, body);
+        noteWebhookPort(c, credit.server_url);
         const { payment } = await createPayout(gateway, c.get('requestId'), ownProject(c.get('project'), credit.pos_id), credit, baseUrlOf(c.req.url));
         return c.json(createdPaymentView(payment));
       }
       const request: CreateRequest = readVariant(c, schema, route === routes.createPayment ? PaymentRequestBasics : SplitPurchaseBasics, body);
       const project = ownProject(c.get('project'), request.pos_id);
+      noteWebhookPort(c, request.server_url);
       const { payment } = await createPayment(gateway, c.get('requestId'), project, request, baseUrlOf(c.req.url));
       // Created, as the interface allows (a strict project refused it in createPayment), but said
       // now rather than when the first capture, void or refund is refused.
@@ -66,13 +69,14 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   create(routes.createPayment, CreatePaymentRequest);
   create(routes.splitPurchase, SplitPurchaseRequest);
 
-  const operation = <S extends z.ZodType<{ pos_id: string }>>(
+  const operation = <S extends z.ZodType<{ pos_id: string; server_url?: string | undefined }>>(
     route: Route,
     schema: S,
     perform: (gateway: SimulatedGateway, cause: RequestId | undefined, project: Project, request: z.output<S>) => Operation,
   ) =>
     api.post(route.path, authenticate(gateway, route), async (c) => {
       const request = await readBody(c, schema);
+      noteWebhookPort(c, request.server_url);
       return c.json(operationView(perform(gateway, c.get('requestId'), ownProject(c.get('project'), request.pos_id), request), 'response'));
     });
   operation(routes.capture, CaptureRequest, capture);
@@ -189,6 +193,12 @@ const isHead = (c: Context<SandboxEnv>): boolean => c.req.method === 'HEAD';
 /** A note for the request inspector (and no change to the answer). */
 function warn(c: Context<SandboxEnv>, note: Omit<WarningNote, 'kind'>): void {
   c.set('warnings', [...(c.get('warnings') ?? []), { kind: 'warning', ...note }]);
+}
+
+/** A server_url the live gateway would not post to without notice (webhook-port.ts): a warning, and the request goes on. */
+function noteWebhookPort(c: Context<SandboxEnv>, serverUrl: string | undefined): void {
+  const warning = webhookPortWarning(serverUrl);
+  if (warning) warn(c, warning);
 }
 
 const isCredit = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'credit';
