@@ -18,8 +18,8 @@ const isThisMachine = (hostname: string): boolean => {
 
 /** The warning for a server_url the live gateway would not post to without notice, or undefined. */
 export function webhookPortWarning(serverUrl: string | undefined): Omit<WarningNote, 'kind'> | undefined {
-  if (serverUrl === undefined || !URL.canParse(serverUrl)) return undefined;
-  const url = new URL(serverUrl);
+  const url = serverUrl === undefined ? null : URL.parse(serverUrl);
+  if (url === null) return undefined;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   if (WEBHOOK_PORTS.has(port) || isThisMachine(url.hostname)) return undefined;
   return {
