@@ -424,6 +424,19 @@ describe('receipts', () => {
     expect(await refused.json()).toMatchObject({ args: { code: 'P-403' } });
   });
 
+  it('sends no webhook again for a hosted payment still init, for none was sent, and says why', async () => {
+    const hosted = hostedPayment(sandbox.project);
+    expect((await sandbox.post('/api/v1/payment', hosted)).status).toBe(303);
+    const orderId = hosted.order_id;
+    await sandbox.deliver();
+    const sent = sandbox.inbox.received.length;
+    expect(await sandbox.getJson(`${pos()}/orders/${orderId}/purchase?callback=true`)).toMatchObject({ order_id: orderId, status: 'init' });
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(sent);
+    const { requests } = (await (await sandbox.control('GET', '/_sandbox/requests')).json()) as { requests: { notes: Json[] }[] };
+    expect(requests[0]!.notes).toEqual([expect.objectContaining({ kind: 'warning', field: 'callback', what: expect.stringContaining('no webhook sent') })]);
+  });
+
   it('zips a day’s receipts of successful purchases and auths, without split purchases, declines or other days', async () => {
     const purchase = await pay();
     const auth = await pay({ method: 'auth' });

@@ -176,6 +176,13 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
           what: 'HEAD: answered as the GET would be, and no webhook sent',
           rule: 'HEAD is a safe method (RFC 9110): only a GET with callback=true sends the webhook again',
         });
+      } else if (found.kind === 'payment' && found.payment.status === 'init') {
+        // No webhook is ever sent for init (a hosted payment nobody has paid yet): nor again.
+        warn(c, {
+          field: 'callback',
+          what: 'the payment is init (its hosted page not yet submitted): answered, and no webhook sent',
+          rule: 'webhooks are sent for every status a payment enters but init, so there is none to send again; one comes when its page is paid or it is cancelled',
+        });
       } else if (found.kind === 'operation') gateway.notifyOperation(c.get('requestId'), order, found.operation, 'resend');
       else gateway.notifyPayment(c.get('requestId'), order, found.payment, 'resend');
     }
