@@ -6,7 +6,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { closeSession, createSession } from '../test/checkout-fixture.js';
-import { autofill, button, card, field, json, message, mount, part, secondsLeft, type, watchFetch } from '../test/harness.js';
+import { autofill, button, card, errorText, field, json, message, mount, part, secondsLeft, type, watchFetch } from '../test/harness.js';
 import '../index.js';
 
 const EXPIRING = 'This payment expires in less than 2 minutes.';
@@ -81,6 +81,33 @@ describe('a session’s time to pay', () => {
       await waitUntil(() => message(form) === 'This payment is no longer available.', `not ended: "${message(form)}"`);
       expect(form.phase).to.equal('closed');
       expect(form.shadowRoot!.querySelector('#number'), 'no card taken').to.equal(null);
+    } finally {
+      calls.restore();
+    }
+  });
+
+  it('keeps what the customer typed, and where they are, when more time was given in another tab', async () => {
+    // A minute at the companion; three seconds as this tab read it, before another tab asked for more.
+    const session = await createSession({ ttl_seconds: 60 });
+    const calls = watchFetch((call, pass) =>
+      call.method === 'GET' && call.url.endsWith(`/sessions/${session}`) && !calls.some(({ url }) => url.endsWith('/extend'))
+        ? pass().then(async (answer) => json(answer.status, { ...((await answer.json()) as object), expires_in_seconds: 3 }))
+        : undefined,
+    );
+    try {
+      const form = await mount(session);
+      await type(field(form, 'number'), '4242 4242');
+      field(form, 'exp').focus();
+      await form.updateComplete;
+      expect(errorText(form, 'number')).to.equal('The card number is incomplete.');
+      // The other tab: the customer pressed "I need more time" there.
+      expect((await fetch(`/api/checkout/sessions/${session}/extend`, { method: 'POST' })).status).to.equal(200);
+      await waitUntil(() => message(form) === 'You now have 10 minutes to pay.', `not told: "${message(form)}"`, { timeout: 6000 });
+      await form.updateComplete;
+      expect(form.phase).to.equal('ready');
+      // The same fields, not new empty ones under the old brand and error.
+      expect([field(form, 'number').value, errorText(form, 'number'), form.brand?.id]).to.deep.equal(['4242 4242', 'The card number is incomplete.', 'visa']);
+      expect(form.shadowRoot!.activeElement === field(form, 'exp'), `focus on <${form.shadowRoot!.activeElement?.localName}>`).to.equal(true);
     } finally {
       calls.restore();
     }
