@@ -185,3 +185,23 @@ test('the chart’s “Show the numbers” is a target at least 24 px tall on a 
     expect(box.height, `${viewport.width} px: the toggle’s height`).toBeGreaterThanOrEqual(24);
   }
 });
+
+test('with the browser’s own text size twice as large on a laptop, the checkout keeps room for the card form', async ({ page, checkout }) => {
+  // The setting itself (Chrome's "Font size"), not the page's root font: that one also sizes what
+  // a media query's em measures, so a layout that changes at a width in px is caught too.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await checkout.open([{ product: ESPRESSO.product, quantity: 1 }]);
+  await checkout.continueToPayment();
+  const heading = checkout.payment.getByRole('heading', { name: 'Payment', exact: true });
+  const { column, clipped } = await heading.evaluate((element) => ({
+    column: Math.round(element.closest('.checkout-main')!.getBoundingClientRect().width),
+    clipped: element.scrollWidth > element.clientWidth,
+  }));
+  // The width the widget is built to fit (WCAG 1.4.10's 320 px); it had 112 px beside a 768 px summary.
+  expect(column, 'the payment column’s width').toBeGreaterThanOrEqual(320);
+  expect(clipped, 'the Payment heading clipped').toBe(false);
+  await checkout.pay('4242 4242 4242 4242');
+  await expect(page).toHaveURL(/\/result\?/);
+});
