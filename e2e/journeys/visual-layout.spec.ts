@@ -186,11 +186,18 @@ test('the chart’s “Show the numbers” is a target at least 24 px tall on a 
   }
 });
 
-test('with the browser’s own text size twice as large on a laptop, the checkout keeps room for the card form', async ({ page, checkout }) => {
-  // The setting itself (Chrome's "Font size"), not the page's root font: that one also sizes what
-  // a media query's em measures, so a layout that changes at a width in px is caught too.
+/**
+ * The browser's own text size (Chrome's "Font size") twice as large: unlike the page's root font
+ * (`largeText`), it also sizes what a media query's em measures, so a layout that changes at a
+ * width in px, which no text size moves, is caught too.
+ */
+async function largeBrowserText(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } });
+}
+
+test('with the browser’s own text size twice as large on a laptop, the checkout keeps room for the card form', async ({ page, checkout }) => {
+  await largeBrowserText(page);
   await page.setViewportSize({ width: 1024, height: 768 });
   await checkout.open([{ product: ESPRESSO.product, quantity: 1 }]);
   await checkout.continueToPayment();
@@ -204,4 +211,15 @@ test('with the browser’s own text size twice as large on a laptop, the checkou
   expect(clipped, 'the Payment heading clipped').toBe(false);
   await checkout.pay('4242 4242 4242 4242');
   await expect(page).toHaveURL(/\/result\?/);
+});
+
+test('with the browser’s own text size twice as large on a laptop, the back office does not scroll sideways nor its figures overlap', async ({ page, request, stack, backOffice }) => {
+  await paidOrder(request, stack, 'purchase');
+  await largeBrowserText(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await backOffice.open();
+  await expectNoSideways(page, 'the back office');
+  // Each figure's label within its tile: four tiles beside each other on 392 px ran into each other.
+  const spilt = await page.locator('.kpis > *').evaluateAll((tiles) => tiles.filter((tile) => tile.scrollWidth > tile.clientWidth).map((tile) => tile.textContent!.trim()));
+  expect(spilt, 'figures wider than their tiles').toEqual([]);
 });
