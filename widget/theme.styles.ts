@@ -40,7 +40,8 @@ export const theme = css`
     /* The accent itself, past a gap of the background: 3:1 or more against the page and the button alike. */
     --_ring: var(--pay-form-focus-ring, 0 0 0 2px var(--_bg), 0 0 0 4px var(--_accent));
     display: block;
-    font: var(--pay-form-font, 15px/1.4 system-ui, sans-serif);
+    /* In rem, as the reader's text size grows (WCAG 1.4.4); never under 15px, where a page's root is 10px (62.5%). */
+    font: var(--pay-form-font, max(15px, 0.9375rem) / 1.4 system-ui, sans-serif);
     color: var(--_fg);
   }
   /* The display above would otherwise outrank the page's hidden attribute. */

@@ -39,6 +39,21 @@ describe('theming', () => {
     expect(getComputedStyle(field(form, 'number')).fontSize, 'larger stays larger').to.equal('18px');
   });
 
+  it('grows with the reader’s text size (WCAG 1.4.4), never smaller than 15px on a page with a small root font', async () => {
+    const form = await mount();
+    const root = document.documentElement.style;
+    try {
+      // A browser's text size set twice as large, as rem sees it: the page's own text doubles, so does the form's.
+      root.fontSize = '200%';
+      expect([getComputedStyle(form).fontSize, getComputedStyle(field(form, 'number')).fontSize, getComputedStyle(button(form)).fontSize]).to.deep.equal(['30px', '30px', '30px']);
+      // A page that sets its root font to 10px (62.5%) for its own rems.
+      root.fontSize = '62.5%';
+      expect(getComputedStyle(form).fontSize).to.equal('15px');
+    } finally {
+      root.fontSize = '';
+    }
+  });
+
   // Editors, Storybook and the Lit analyzer offer the parts its manifest lists: each one rendered.
   it('lists every part it renders in its custom-elements manifest', async () => {
     const form = await mount({ customer: {} });
