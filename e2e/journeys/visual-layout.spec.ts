@@ -209,6 +209,8 @@ test('with the browser’s own text size twice as large on a laptop, the checkou
   // The width the widget is built to fit (WCAG 1.4.10's 320 px); it had 112 px beside a 768 px summary.
   expect(column, 'the payment column’s width').toBeGreaterThanOrEqual(320);
   expect(clipped, 'the Payment heading clipped').toBe(false);
+  // The card form's words twice as large too, as the headings around it: the shop had set them at 16 px.
+  expect(await checkout.cardNumber.evaluate((element) => getComputedStyle(element).fontSize), 'the card number’s text').toBe('32px');
   await checkout.pay('4242 4242 4242 4242');
   await expect(page).toHaveURL(/\/result\?/);
 });
