@@ -15,8 +15,8 @@ interface Link {
   readonly empty?: boolean;
 }
 
-async function paidOrder(stack: Stack): Promise<string> {
-  const session = await stack.openSession();
+async function paidOrder(stack: Stack, body?: Record<string, unknown>): Promise<string> {
+  const session = await stack.openSession(body);
   expect((await (await stack.pay(session.id)).json()).status).toBe('success');
   return session.order_id;
 }
@@ -129,10 +129,27 @@ describe('GET /api/exports/orders/link', () => {
     const asked = await sentAsWritten(stack.companionUrl, "/api/exports/orders/link?email=o'brien@example.com&status=success");
     expect(asked.status).toBe(200);
     const link = JSON.parse(asked.body) as Link;
-    expect(new URL(link.url).searchParams.get('email')).toBe("o'brien@example.com");
+    expect(new URL(link.url).searchParams.get('status')).toBe('success');
     const file = await follow(link.url);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-/);
+  });
+
+  it('carries the filters that name a customer sealed, so that a proxy’s log of it names nobody', async () => {
+    const stack = await open({ served: true });
+    const hers = await paidOrder(stack, { customer_id: 'cust-olena-42', customer: { email: 'olena.koval@example.com', phone: '+380501234567' } });
+    const other = await paidOrder(stack, { customer_id: 'cust-other-43', customer: { email: 'other@example.com', phone: '+380501234568' } });
+    const session = (await stack.ledger.getPayment(hers))!.sessionId!;
+    const link = await linkTo(stack, `/api/exports/orders/link?status=success&email=olena.koval%40example.com&customer_id=cust-olena-42&card_last4=4242&session_id=${session}`);
+    expect(link.path).toMatch(/^\/api\/downloads\/orders\?status=success&sealed=[\w-]+&expires=\d+&signature=[\w-]{43}$/);
+    for (const named of ['olena', 'koval', 'cust-olena-42', '4242', session]) expect(decodeURIComponent(link.url)).not.toContain(named);
+    const text = await (await follow(link.url)).text();
+    expect(text).toContain(`"${hers}"`);
+    expect(text).not.toContain(`"${other}"`);
+    // Sealed, still signed: another customer's filters cannot be put in its place.
+    const otherLink = await linkTo(stack, '/api/exports/orders/link?status=success&email=other%40example.com');
+    const sealedOf = (url: string) => new URL(url).searchParams.get('sealed')!;
+    expect((await refusal(await follow(link.url.replace(sealedOf(link.url), sealedOf(otherLink.url))))).message).toContain('its signature does not match its address');
   });
 
   it('stops working a minute after it was issued', async () => {

@@ -15,9 +15,11 @@
  * re-encodes on its way back. Signed as a GET, it serves a HEAD too (Hono answers HEAD with the
  * GET route, body dropped). The token is never in the URL; the request log names the route
  * pattern only (http/request-log.ts), never a link's query — a proxy in front may log it, which
- * the minute bounds.
+ * the minute bounds, and a filter that names a customer (an e-mail, an id) is sealed into the
+ * link's `sealed` parameter, AES-256-GCM under another key of the token's, so that such a log,
+ * kept past the customer's erasure, names nobody.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import * as z from 'zod';
 import type { CompanionEnv } from '../context.js';
@@ -45,6 +47,10 @@ const LINK_FOLLOWS = 5;
 
 /** A purpose of its own: the key signs links and nothing else. */
 const KEY_PURPOSE = 'payform download link v1';
+/** And another: this key seals a link's customer filters. */
+const SEAL_PURPOSE = 'payform download link filters v1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
 
 export const DownloadLink = z.object({
   url: z.string().describe('The link, absolute (the companion’s public URL): for a browser’s navigation or `curl -OJ`, no token needed'),
@@ -62,7 +68,34 @@ export const LINK_PARAMS = {
   signature: z.string().describe('HMAC-SHA256 of the link, base64url'),
 };
 
+/** The parameter a link with customer filters adds (issueLink's `sealing`). */
+export const SEALED_PARAMS = {
+  sealed: z.string().optional().describe('The filters that name a customer, sealed (AES-256-GCM, base64url): only the companion reads them'),
+};
+
 const linkKey = (adminToken: string) => createHmac('sha256', adminToken).update(KEY_PURPOSE).digest();
+const sealKey = (adminToken: string) => createHmac('sha256', adminToken).update(SEAL_PURPOSE).digest();
+
+function seal(adminToken: string, text: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(adminToken), iv);
+  const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
+}
+
+/** The filters a followed link sealed (`sealed`, its signature checked already), as the query holding them read. */
+export function unsealed(c: Context<CompanionEnv>, sealed: string | undefined): Record<string, string> {
+  if (sealed === undefined) return {};
+  const bytes = Buffer.from(sealed, 'base64url');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', sealKey(c.get('services').options.adminToken), bytes.subarray(0, IV_BYTES));
+    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    const text = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+    return Object.fromEntries(new URLSearchParams(text));
+  } catch {
+    throw forged('its sealed filters do not open: follow the link as it was issued');
+  }
+}
 
 /** The signature of `GET <path>?<query>`: what a link is. */
 const sign = (adminToken: string, unsigned: string) => createHmac('sha256', linkKey(adminToken)).update(`GET ${unsigned}`).digest();
@@ -76,21 +109,25 @@ function rawQuery(url: string): string {
 /**
  * The query the route read, written as a form writes it: a quote or a `#` a script sent as is
  * would reach the companion re-encoded from a browser (`%27`) and no longer match its signature,
- * or be read otherwise than signed. Parsed back, it is what the route validated.
+ * or be read otherwise than signed. Parsed back, it is what the route validated. The parameters
+ * named in `sealing` go sealed, in one `sealed` parameter after the others.
  */
-function formQuery(c: Context<CompanionEnv>): string {
+function formQuery(c: Context<CompanionEnv>, sealing: ReadonlySet<string>): string {
   const query = new URLSearchParams();
-  for (const [name, values] of Object.entries(c.req.queries())) for (const value of values) query.append(name, value);
+  const hidden = new URLSearchParams();
+  for (const [name, values] of Object.entries(c.req.queries())) for (const value of values) (sealing.has(name) ? hidden : query).append(name, value);
+  if (hidden.size > 0) query.append('sealed', seal(c.get('services').options.adminToken, hidden.toString()));
   return query.toString();
 }
 
 /**
  * A link to the file at `path` (below the companion's root) with the query the request for the
- * link was sent with: the route validated it, so the file is served with the same filters.
+ * link was sent with: the route validated it, so the file is served with the same filters, those
+ * in `sealing` sealed (the route that serves the link reads them back with `unsealed`).
  */
-export function issueLink(c: Context<CompanionEnv>, path: string): z.output<typeof DownloadLink> {
+export function issueLink(c: Context<CompanionEnv>, path: string, sealing: ReadonlySet<string> = new Set()): z.output<typeof DownloadLink> {
   const { options, clock } = c.get('services');
-  const query = formQuery(c);
+  const query = formQuery(c, sealing);
   const expires = Math.ceil((clock() + LINK_LIFETIME_MS) / 1000);
   const unsigned = `${path}?${query ? `${query}&` : ''}expires=${expires}`;
   const link = `${unsigned}&signature=${sign(options.adminToken, unsigned).toString('base64url')}`;

@@ -12,18 +12,22 @@
 import { Hono } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { validate } from '../http/validate.js';
-import { linkId, requireSignedLink } from './download-links.js';
+import { ApiProblem } from '../http/problem.js';
+import { linkId, requireSignedLink, unsealed } from './download-links.js';
 import { keptDownloads } from './kept-downloads.js';
 import { MOVEMENTS_DOWNLOAD_PATH, movementsCsv, SignedMovementPeriodQuery } from './movement-routes.js';
 import { ORDERS_DOWNLOAD_PATH, ordersCsv } from './order-export.js';
-import { orderSearch, SignedOrderFilterQuery } from './order-routes.js';
+import { OrderFilterQuery, orderSearch, SignedOrderFilterQuery } from './order-routes.js';
 import { dayReceipts, receiptsDownloadPath, SignedDateReceiptsQuery } from './report-routes.js';
 
 export function downloadRoutes(): Hono<CompanionEnv> {
   const downloads = new Hono<CompanionEnv>();
   downloads.get('/orders', requireSignedLink(() => ORDERS_DOWNLOAD_PATH), validate('query', SignedOrderFilterQuery), (c) => {
-    const { expires: _expires, signature: _signature, ...filters } = c.req.valid('query');
-    return ordersCsv(c, orderSearch(filters));
+    const { expires: _expires, signature: _signature, sealed, ...filters } = c.req.valid('query');
+    // Sealed by this companion's key as they were judged: read again as any filter is.
+    const customer = OrderFilterQuery.safeParse(unsealed(c, sealed));
+    if (!customer.success) throw ApiProblem.invalid({ sealed: 'holds filters this companion does not take: ask for a new link' });
+    return ordersCsv(c, orderSearch({ ...filters, ...customer.data }));
   });
   downloads.get('/movements', requireSignedLink(() => MOVEMENTS_DOWNLOAD_PATH), validate('query', SignedMovementPeriodQuery), (c) => {
     const { expires: _expires, signature: _signature, ...period } = c.req.valid('query');

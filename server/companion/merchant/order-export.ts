@@ -22,7 +22,7 @@ import type { CsvCell } from './csv.js';
 import { csvFile, exportName } from './csv-file.js';
 import type { CsvPage } from './csv-file.js';
 import { DOWNLOADS_PATH, issueLink } from './download-links.js';
-import { OrderFilterQuery, orderSearch } from './order-routes.js';
+import { CUSTOMER_FILTERS, OrderFilterQuery, orderSearch } from './order-routes.js';
 import { LARGEST_PAGE } from './page-query.js';
 
 /** Where a link to the file points (download-routes.ts). */
@@ -97,7 +97,7 @@ export function orderExportRoutes(): Hono<CompanionEnv> {
   // link's download failing would show only in the browser's list of downloads.
   exports.get('/link', validate('query', OrderFilterQuery), async (c) => {
     await c.var.services.ledger.listOrders({ ...orderSearch(c.req.valid('query')), limit: 1 });
-    return c.json(issueLink(c, ORDERS_DOWNLOAD_PATH));
+    return c.json(issueLink(c, ORDERS_DOWNLOAD_PATH, CUSTOMER_FILTERS));
   });
   return exports;
 }

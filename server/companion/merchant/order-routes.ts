@@ -41,7 +41,7 @@ import {
 import type { OperationBody } from './operation-request.js';
 import { PageQuery } from './page-query.js';
 import { queryInteger } from './query-integer.js';
-import { LINK_PARAMS } from './download-links.js';
+import { LINK_PARAMS, SEALED_PARAMS } from './download-links.js';
 import { QueryInstant } from './query-instant.js';
 import type { OperationOutcome } from './secondary-operations.js';
 import { paymentToActOn, refuseMissingOrder, UnpaidOrderProblem } from './unpaid-order.js';
@@ -105,8 +105,14 @@ function checkedFilters<Query extends z.ZodType<Filters>>(query: Query) {
 /** The filters alone: the CSV file holds every page. */
 export const OrderFilterQuery = checkedFilters(z.strictObject(ORDER_FILTERS));
 
-/** The CSV file's signed link (download-links.ts): the filters, its expiry and signature. */
-export const SignedOrderFilterQuery = checkedFilters(z.strictObject({ ...ORDER_FILTERS, ...LINK_PARAMS }));
+/**
+ * The filters that name a customer, or open their checkout (a session id is its capability): the
+ * CSV file's link carries them sealed, out of the access logs of proxies (download-links.ts).
+ */
+export const CUSTOMER_FILTERS: ReadonlySet<string> = new Set(['session_id', 'email', 'customer_id', 'card_last4'] satisfies (keyof typeof ORDER_FILTERS)[]);
+
+/** The CSV file's signed link (download-links.ts): the filters, those of CUSTOMER_FILTERS sealed, its expiry and signature. */
+export const SignedOrderFilterQuery = checkedFilters(z.strictObject({ ...ORDER_FILTERS, ...LINK_PARAMS, ...SEALED_PARAMS }));
 
 export const OrderListQuery = checkedFilters(z.strictObject({
   ...ORDER_FILTERS,
