@@ -24,6 +24,8 @@ const REAL: Record<BrandId, string[]> = {
   discover: [
     '6011111111111117', '6011000990139424', '6011981111111113', '6445644564456445', '6011000400000000',
     '6500000000000002', '6011601160116611', '6559906559906557', '6011000000000000001',
+    // The top of Discover's 644–649 range as well as its bottom.
+    '6490000000000004', '6499999999999996',
   ],
   diners: [
     '30569309025904', '38520000023237', '36227206271667', '36006666333344', '3056930009020004',
@@ -103,7 +105,7 @@ describe('detectBrand', () => {
     ['34', 'amex'], ['37', 'amex'], ['30', 'diners'], ['305', 'diners'], ['306', undefined], ['3095', 'diners'],
     ['35', 'jcb'], ['3527', undefined], ['3528', 'jcb'], ['3589', 'jcb'], ['6', undefined], ['60', 'discover'],
     ['601', 'discover'], ['6011', 'discover'], ['6012', undefined], ['62', 'unionpay'], ['622126', 'unionpay'],
-    ['63', 'maestro'], ['64', 'discover'], ['643', undefined], ['65', 'discover'], ['67', 'maestro'],
+    ['63', 'maestro'], ['64', 'discover'], ['643', undefined], ['644', 'discover'], ['649', 'discover'], ['65', 'discover'], ['67', 'maestro'],
     ['81', 'unionpay'], ['9', 'prostir'], ['98', 'prostir'], ['9805', undefined], ['504175', undefined],
     ['504176', 'maestro'], ['506699', undefined],
   ])('%s → %s', (digits, brand) => expect(detectBrand(digits)?.id).toBe(brand));
