@@ -167,6 +167,33 @@ describe('<pay-form> paying', () => {
     expect(body.fingerprint.browserJavaEnabled).to.equal('false');
   });
 
+  it('sends the browser data as 3-D Secure takes it: a 30-bit screen as 24, height and width apart, UTC+2 as -120', async () => {
+    // A customer two hours east of UTC, on a 30-bit (HDR) screen, which EMV 3DS has no value for.
+    const offset = Object.getOwnPropertyDescriptor(Date.prototype, 'getTimezoneOffset')!;
+    Object.defineProperty(Date.prototype, 'getTimezoneOffset', { ...offset, value: () => -120 });
+    Object.defineProperty(screen, 'colorDepth', { configurable: true, get: () => 30 });
+    try {
+      const form = await mount();
+      const success = oneEvent(form, 'pay-success');
+      await payWith(form, '5454545454545454');
+      await success;
+    } finally {
+      Object.defineProperty(Date.prototype, 'getTimezoneOffset', offset);
+      delete (screen as { colorDepth?: number }).colorDepth;
+    }
+    const { fingerprint } = calls.find((call) => call.url.endsWith('/pay'))!.body as { fingerprint: Record<string, string> };
+    expect(fingerprint).to.deep.equal({
+      browserColorDepth: '24',
+      browserScreenHeight: String(screen.height),
+      browserScreenWidth: String(screen.width),
+      browserJavaEnabled: 'false',
+      browserLanguage: navigator.language,
+      browserTimeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      browserTimeZoneOffset: '-120',
+    });
+    expect(screen.height, 'the test tells height from width').to.not.equal(screen.width);
+  });
+
   it('creates one payment however often the customer clicks or presses Enter', async () => {
     const form = await mount();
     const success = oneEvent(form, 'pay-success');
