@@ -422,6 +422,9 @@ describe('capture and void', () => {
     expect((await op(orderId, 'capture', 400, { amount: 10.5 })).error.fields.amount).toBe('must be an integer number of minor units (24950 = 249.50 UAH)');
     expect((await op(orderId, 'capture', 400, { amount: '1000' })).error.fields.amount).toBe('must be a JSON number, not a string: an integer number of minor units of the currency (24950 = 249.50 UAH, 500 = 500 JPY)');
     expect((await op(orderId, 'capture', 400, { charge_amount: 1 })).error.fields.charge_amount).toBe('is not allowed');
+    // The gateway's own name for a refund's amount, dropped, would refund everything.
+    expect((await op(orderId, 'refund', 400, { refund_amount: 1 })).error.fields.refund_amount).toBe('is not allowed');
+    expect((await op(orderId, 'capture', 400, { amount: 0 })).error.fields.amount).toBe('must be greater than 0');
     // Every amount the order's currency refuses is named in one answer, as validation names fields.
     const halves = { amount: 12_000.5, split: [{ sub_merchant_id: SUB_A, amount: 6_000.5 }, { sub_merchant_id: SUB_B, amount: 6_000 }, { sub_merchant_id: TEST_SUB_MERCHANTS[2].id, amount: -1 }] };
     expect((await op(orderId, 'split-capture', 400, halves)).error.fields).toEqual({
@@ -624,6 +627,23 @@ describe('split operations', () => {
       fields: { 'split[0].sub_merchant_id': 'has no share in this order' },
     });
     expect((await op(session.order_id, 'split-refund', 400, { amount: 5, split: [{ sub_merchant_id: SUB_A, amount: 4 }] })).error.code).toBe('invalid_request');
+  });
+
+  it('refunds a sub-merchant the whole rest of its share, and nothing past it', async () => {
+    const session = await stack.openSession({ amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 60 }, { sub_merchant_id: SUB_B, amount: 40 }] });
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    expect((await op(session.order_id, 'split-refund', 200, { split: [{ sub_merchant_id: SUB_B, amount: 15 }] })).operation).toMatchObject({ amount: 15, status: 'success' });
+    expect((await op(session.order_id, 'split-refund', 200, { split: [{ sub_merchant_id: SUB_B, amount: 25 }] })).operation).toMatchObject({ amount: 25, status: 'success' });
+    expect((await op(session.order_id, 'split-refund', 422, { split: [{ sub_merchant_id: SUB_B, amount: 1 }] })).error.code).toBe('exceeds_sub_merchant_share');
+    expect((await op(session.order_id, 'split-refund', 200, { split: [{ sub_merchant_id: SUB_A, amount: 60 }] })).operation).toMatchObject({ amount: 60, status: 'success' });
+  });
+
+  it('refunds part of a payment shared to one sub-merchant only through a split refund, as the gateway would', async () => {
+    const session = await stack.openSession({ amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 100 }] });
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    expect((await op(session.order_id, 'refund', 422, { amount: 10 })).error.code).toBe('split_refund_required');
+    expect((await stack.ledger.getOrder(session.order_id))?.operations).toEqual([]);
+    expect((await op(session.order_id, 'split-refund', 200, { split: [{ sub_merchant_id: SUB_A, amount: 10 }] })).operation).toMatchObject({ amount: 10, status: 'success' });
   });
 
   it('refuses what the gateway would refuse of a split payment before reserving anything', async () => {
