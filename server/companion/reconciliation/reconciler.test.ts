@@ -1,6 +1,6 @@
 // Reconciliation: whatever the webhooks did not settle is settled by reading the gateway.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testProjectCredentials } from '@payform/gateway/testing';
+import { TEST_SUB_MERCHANTS, testProjectCredentials } from '@payform/gateway/testing';
 import { webhookForm } from '@payform/gateway';
 import { TestClock } from '../../ledger/testing/databases.js';
 import { card } from '../test/cards.js';
@@ -19,6 +19,8 @@ let failReads = false;
 let hangReads = false;
 let hung = 0;
 let loseAnswers: RegExp | undefined;
+/** Requests to these URLs never reach the gateway (the connection refused). */
+let unreachable: RegExp | undefined;
 /** The gateway keeps refunds pending (acquirer-side) in its answers and its order state. */
 let refundsPending = false;
 /** Reads go out with a wrong API secret: the gateway refuses them (a rotated key, a typo). */
@@ -38,6 +40,7 @@ beforeEach(async () => {
   hangReads = false;
   hung = 0;
   loseAnswers = undefined;
+  unreachable = undefined;
   refundsPending = false;
   refuseReads = false;
   stack = await createStack({
@@ -54,6 +57,7 @@ beforeEach(async () => {
           hung += 1;
           return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
         }
+        if (unreachable?.test(url)) throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
         const request = new Request(input, init);
         if (refuseReads && request.method === 'GET') request.headers.set('X-API-AUTH', `CPAY ${testProjectCredentials({}).apiKey}:not-the-secret`);
         const response = await stack.sandbox.fetch(request.clone());
@@ -294,6 +298,20 @@ describe('stale payments', () => {
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: '6007' });
   });
 
+  it('cancels the unpaid hosted page of a session the merchant closed while the gateway was away', async () => {
+    const session = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    unreachable = /\/cancel$/;
+    await stack.json('DELETE', `/api/checkout/sessions/${session.id}`, 200, { admin: true });
+    expect((await stack.ledger.getSession(session.id))?.closedAt).toEqual(expect.any(Number));
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'init' });
+    unreachable = undefined;
+    // Long before the session's own end (30 minutes): the page must not be paid once the shop closed it.
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, cancelled: 1 });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: '6007' });
+  });
+
   it('keeps going when the gateway cannot be read, and counts the failures', async () => {
     const session = await stack.openSession();
     await stack.pay(session.id, payBody({ card: card('slow_pending') }));
@@ -460,6 +478,17 @@ describe('unsettled operations', () => {
     expect(await delivered.json()).toMatchObject({ outcome: 'applied' });
     expect(await stack.ledger.getOrder(session.order_id)).toMatchObject({ totals: { refunded: 600, refundPending: 0, refundable: 410 } });
     await stack.json('POST', `/api/orders/${session.order_id}/refund`, 422, { admin: true, body: { amount: 600 } });
+  });
+
+  it('counts a sub-merchant’s refund still pending against its share', async () => {
+    const [subA, subB] = TEST_SUB_MERCHANTS.map((merchant) => merchant.id) as [string, string];
+    const session = await stack.openSession({ amount: 100, split: [{ sub_merchant_id: subA, amount: 60 }, { sub_merchant_id: subB, amount: 40 }] });
+    await stack.pay(session.id);
+    refundsPending = true;
+    const refund = (amount: number, status: number) => stack.json('POST', `/api/orders/${session.order_id}/split-refund`, status, { admin: true, body: { split: [{ sub_merchant_id: subA, amount }] } });
+    expect((await refund(50, 200)).operation).toMatchObject({ status: 'pending', amount: 50 });
+    expect((await refund(20, 422)).error).toMatchObject({ code: 'exceeds_sub_merchant_share', fields: { 'split[0].amount': 'must be at most 10 (0.10 UAH)' } });
+    expect((await stack.ledger.getOrder(session.order_id))?.operations).toHaveLength(1);
   });
 
   it('releases a reservation the gateway never received, after giving it time', async () => {
