@@ -210,6 +210,31 @@ describe('GET /api/checkout/sessions/:id', () => {
     expect(await stack.json('GET', `/api/checkout/sessions/${paid.id}`, 200)).not.toHaveProperty('expires_in_seconds');
   });
 
+  it('ends a session at its expiry instant: from then it reads as expired and takes no payment', async () => {
+    await stack.close();
+    const clock = new TestClock(Date.now());
+    stack = await createStack({ clock });
+    const created = await stack.openSession({ ttl_seconds: 600 });
+    clock.advance(600_000);
+    expect((await stack.json('GET', `/api/checkout/sessions/${created.id}`, 200)).status).toBe('expired');
+    const response = await stack.pay(created.id);
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.code).toBe('session_expired');
+    expect((await stack.ledger.getSession(created.id))?.payment).toBeNull();
+  });
+
+  it('gives no more time to a session that already ends 20 hours after it opened', async () => {
+    await stack.close();
+    const clock = new TestClock(Date.now());
+    stack = await createStack({ clock });
+    const created = await stack.openSession({ ttl_seconds: 20 * 3600 });
+    clock.advance(20 * 3_600_000 - 60_000);
+    const refused = await stack.request('POST', `/api/checkout/sessions/${created.id}/extend`);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: { code: 'extension_limit' } });
+    expect((await stack.json('GET', `/api/checkout/sessions/${created.id}`, 200)).expires_in_seconds).toBe(60);
+  });
+
   it('gives the customer ten more minutes when asked, up to 20 hours after it opened, unless its end is fixed', async () => {
     await stack.close();
     const clock = new TestClock(Date.now());
