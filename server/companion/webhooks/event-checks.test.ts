@@ -195,6 +195,29 @@ function describeEventChecks(backend: LedgerBackend): void {
       ]);
     });
 
+    it('keeps twenty contradictions after the first, then says there were more, told once under its own id; settled, the order leaves the held list', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 1000 });
+      await stack.pay(session.id);
+      const paid = await sandboxEvent(stack, session.order_id);
+      const refund = { ...operationEvent(paid, 'refund', 3), status_code: '1004' };
+      await postOk(stack, refund);
+      // 23 distinct restatements of the refund: 3.01 UAH, 3.02 UAH, …
+      for (let n = 1; n <= 23; n += 1) expect(await postOk(stack, { ...refund, amount: (300 + n) / 100 })).toMatchObject({ outcome: 'unmatched' });
+      const { order } = await orderOf(stack, session.order_id);
+      expect(order.discrepancy.restated_operation).toMatchObject({ reported_amount: 301 });
+      expect(order.discrepancy.later.map((report: Json) => report.restated_operation.reported_amount)).toEqual(Array.from({ length: 20 }, (_, index) => 302 + index));
+      expect(order.discrepancy.later_truncated).toBe(true);
+      // The first report, the 20 kept after it, the truncation: 22 changes, each told once; the 23rd report changes nothing.
+      const told = stack.changes.filter((change) => change.kind === 'discrepancy').map((change) => change.id);
+      expect(told).toEqual([`discrepancy:${session.order_id}`, ...Array.from({ length: 21 }, (_, index) => `discrepancy:${session.order_id}#${index + 2}`)]);
+      const settle = (version: number, status: number) =>
+        stack.json('POST', `/api/orders/${session.order_id}/settle-discrepancy`, status, { admin: true, body: { note: 'Refunded 3.00 UAH; checked with the gateway', version } });
+      expect((await settle(21, 409)).error.code).toBe('discrepancy_changed');
+      await settle(22, 200);
+      expect((await stack.json('GET', '/api/orders?held=true', 200, { admin: true })).orders).toEqual([]);
+    });
+
     it('a capture the ledger never asked for, past what was authorised, is recorded, flags the order and widens no refund', async () => {
       const stack = await openStack(backend);
       const session = await stack.openSession({ amount: 1000, method: 'auth' });
