@@ -111,6 +111,12 @@ describe('direct payments and the test cards', () => {
     expect(stranger.status_description).toMatch(/test cards only/);
   });
 
+  it('takes an amount up to the project’s limit and declines one a minor unit above it with 4012', async () => {
+    const limit = sandbox.project.amountLimitMinor;
+    expect(await pay({ amount: limit / 100 })).toMatchObject({ status: 'success', amount: limit / 100 });
+    expect(await pay({ amount: (limit + 1) / 100 })).toMatchObject({ status: 'failure', status_code: '4012' });
+  });
+
   it('refuses a currency the project has not enabled', async () => {
     const response = await sandbox.post('/api/v1/payment', directPayment(sandbox.project, { currency: 'GBP' }));
     expect(response.status).toBe(400);
