@@ -28,6 +28,7 @@ beforeAll(async () => {
   receiver = createServer((request, response) => {
     request.resume();
     if (request.url === '/moved') response.writeHead(308, { Location: '/hooks/gateway' }).end();
+    else if (request.url === '/choices') response.writeHead(300).end();
     else if (request.url === '/locked') response.writeHead(request.headers.authorization ? 204 : 401).end();
     else if (request.url === '/broken' || (request.url === '/flaky' && flakyFails)) response.writeHead(500).end();
     else response.writeHead(204).end();
@@ -140,6 +141,18 @@ describe('a webhook that cannot be delivered', () => {
         expect.stringContaining(`to ${base}/broken failed: it answered HTTP 500; only a 2xx answer counts as received; retried 6`),
         expect.stringMatching(/failed: the TLS handshake with 127\.0\.0\.1:\d+ failed \(ERR_SSL_[A-Z_]+\): a plain-HTTP receiver reached with https:\/\/\? give server_url with http:\/\/; retried 6/),
       ]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('takes only a 2xx as received: a 300 answer is retried, not delivered', async () => {
+    const { webhooks, lines, advance, stop } = sender();
+    try {
+      webhooks.send(message(`${base}/choices`));
+      await advance(0);
+      expect(lines).toEqual([expect.stringContaining(`to ${base}/choices failed: it answered HTTP 300`)]);
+      expect(lines[0]).toContain('retried 6');
     } finally {
       stop();
     }
