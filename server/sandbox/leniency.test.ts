@@ -395,6 +395,14 @@ describe('the leniency report', () => {
     }
   });
 
+  it('takes a phone as typed with as many digits as the interface allows, 15, and not one more', () => {
+    const project = testSandbox().project;
+    const read = (customer_phone: string) => readLeniently(CreatePaymentRequest, directPayment(project, { customer_phone }), false);
+    const longest = read('+380 (50) 123-45-67-890');
+    expect(longest.success && longest.data).toMatchObject({ customer_phone: '+380501234567890' });
+    expect(read('+380 (50) 123-45-67-8901').success).toBe(false);
+  });
+
   it('a tolerant read hands on what was sent for a rule it waived, and reports no value', () => {
     const project = testSandbox().project;
     const read = readLeniently(CreatePaymentRequest, hostedPayment(project, { customer_email: 'guest-7', customer_phone: undefined }), false);
