@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_SUB_MERCHANTS, testProjectCredentials } from '@payform/gateway/testing';
 import { webhookForm } from '@payform/gateway';
 import { TestClock } from '../../ledger/testing/databases.js';
-import { card } from '../test/cards.js';
+import { card, hostedCardForm } from '../test/cards.js';
 import { createLogger } from '../log/logger.js';
 import { createStack, eventually, payBody } from '../test/stack.js';
 import { MissingWebhooks } from './missing-webhooks.js';
@@ -296,6 +296,16 @@ describe('stale payments', () => {
     clock.advance(61 * SECOND);
     expect(await reconcile()).toMatchObject({ checkedPayments: 1, cancelled: 1 });
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: '6007' });
+  });
+
+  it('leaves a hosted page whose customer is at 3-D Secure when its session ends: no cancel the gateway would refuse', async () => {
+    const session = await stack.openSession({ ttl_seconds: 60, customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    const { redirect_url: url } = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    await stack.sandbox.request(url, { method: 'POST', body: hostedCardForm('three_ds_challenge') });
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, cancelled: 0, failures: 0 });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'pending' });
+    expect(stack.logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
   });
 
   it('cancels the unpaid hosted page of a session the merchant closed while the gateway was away', async () => {
