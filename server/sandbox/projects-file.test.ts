@@ -251,10 +251,14 @@ describe('projects file', () => {
     expect(logged).toEqual([expect.stringContaining('lists "Spare" (UAH), "Kiosk" (UAH) to receive payments in a currency a ledger listed before already does')]);
   });
 
-  it('applies the 3-D Secure policy: always challenges every card, never lets the challenge card through', async () => {
+  it('applies the 3-D Secure policy: always challenges every card but a wallet token, never lets the challenge card through', async () => {
     const always = sandboxOf(project({ three_d_secure: 'always' }));
     const challenged = await always.sandbox.call('POST', '/api/v1/payment', { body: directPayment(always.sandbox.project), headers: always.headers });
     expect(await challenged.json()).toMatchObject({ status: 'pending', status_code: '2122', user_action_required: true });
+    // A wallet token is authenticated on the customer's device: docs/sandbox.md excepts it.
+    const { cc_number: _n, exp_month: _m, exp_year: _y, card_cvv: _c, ...withoutCard } = directPayment(always.sandbox.project);
+    const wallet = await always.sandbox.call('POST', '/api/v1/payment', { body: { ...withoutCard, cc_token: 'rcr:google-pay-4f1a' }, headers: always.headers });
+    expect(await wallet.json()).toMatchObject({ status: 'success', status_code: '1000' });
 
     const never = sandboxOf(project({ three_d_secure: 'never' }));
     const frictionless = await never.sandbox.call('POST', '/api/v1/payment', {
