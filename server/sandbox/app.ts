@@ -28,6 +28,7 @@ import { recordRequests } from './inspector/recorder.js';
 import { pageRoutes } from './pages/page-routes.js';
 import { SimulatedGateway } from './simulated-gateway.js';
 import { tokenizeRoutes } from './tokenizer/tokenize-routes.js';
+import { refuseUndecodablePath } from './http/undecodable-path.js';
 import { Refusal } from './state/refusal.js';
 
 const CUT_OFF = Refusal.invalidField('', 'the body ended before the length the request declared: the client closed the connection');
@@ -67,6 +68,7 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
         }),
     }),
   );
+  app.use('/api/v1/*', refuseUndecodablePath);
   app.use('/api/v1/*', injectFaults(gateway));
   app.use('/api/v1/*', shapeAnswers(gateway));
 

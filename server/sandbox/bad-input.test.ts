@@ -333,6 +333,18 @@ describe('bad input never reaches the state', () => {
     for (const line of lines) expect(line).not.toMatch(/4111/);
   });
 
+  it('a path whose percent-escapes spell no UTF-8 → 400 naming the path, not 404 for an order named so', async () => {
+    const paid = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project));
+    const orders = `/api/v1/pos/${sandbox.project.posId}/orders`;
+    for (const broken of ['%E0%A4%A', '%FF', `${String(paid.order_id)}%`]) {
+      const body = await expectError(await sandbox.get(`${orders}/${broken}`), 400);
+      expect(fieldsOf(body), broken).toEqual(['path']);
+    }
+    // Escapes of UTF-8 are read as ever.
+    expect((await sandbox.get(`${orders}/${encodeURIComponent(String(paid.order_id))}`)).status).toBe(200);
+    await expectError(await sandbox.get(`${orders}/${encodeURIComponent('замовлення-1')}`), 404);
+  });
+
   it('X-API-KEY is required on the webhook re-send and not on order-state reads, as the interface\'s table says', async () => {
     const paid = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project));
     const order = `/api/v1/pos/${sandbox.project.posId}/orders/${paid.order_id}`;
