@@ -144,7 +144,7 @@ export abstract class CheckoutElement extends LitElement {
 
   /**
    * Form-associated, for a merchant's `<form>` around it: disabled with a `<fieldset disabled>`
-   * (or its own `disabled`), emptied by the form's reset (paying.ts, `keepDisabled`, `reset`). No
+   * (or its own `disabled`), emptied by the form's reset (`updated`; paying.ts, `reset`). No
    * value: nothing of the card goes into the form's data.
    */
   static formAssociated = true;
@@ -152,6 +152,24 @@ export abstract class CheckoutElement extends LitElement {
   /** @internal */
   formDisabledCallback(): void {
     this.requestUpdate();
+  }
+
+  /** Whether the last update left its controls disabled (`updated`). */
+  #off = false;
+
+  /**
+   * Disabled (`:disabled`: a `<fieldset disabled>` around it, or its own `disabled` once
+   * reflected), so are its fields and buttons, as the page's own controls are, and it pays nothing
+   * (paying.ts, `claim`); enabled again with it. Here, not in the paying chunk: a field shown
+   * before that chunk came took typing. After each update, which reflects `disabled` (a
+   * `formDisabledCallback` it causes comes mid-update, and asks for none): what the next one
+   * renders (the card fields back after a saved card, the more-time button) is disabled too. Each
+   * keystroke updates the form: nothing to do unless it is, or just was, disabled.
+   */
+  protected override updated(): void {
+    const off = this.matches(':disabled');
+    if (off || this.#off) for (const control of this.renderRoot.querySelectorAll<HTMLInputElement>('input,button')) control.disabled = off;
+    this.#off = off;
   }
 
   /** @internal */

@@ -61,7 +61,6 @@ export function ready(element: CheckoutElement): void {
     relocalise(element);
     if (isForm(element)) keepSummary(element);
     keepTime(element);
-    keepDisabled(element);
     offerTime(element);
     if (isForm(element)) listTestCards(element);
     if (isForm(element)) keepTyped(element);
@@ -262,26 +261,6 @@ function keepTime(element: CheckoutElement): void {
     hostUpdated: arm,
     hostConnected: arm,
     hostDisconnected: disarm,
-  });
-}
-
-/**
- * In a merchant's `<form>` (the element is form-associated, checkout-element.ts): while a
- * `<fieldset disabled>` around it, or its own `disabled`, disables it, so are its fields and
- * buttons, as the page's own controls are, and it pays nothing, `pay()` included (`claim`);
- * enabled again with it. Applied after each update: what the next one renders (the card fields
- * back after a saved card, the more-time button) is disabled too.
- */
-function keepDisabled(element: CheckoutElement): void {
-  let was = false;
-  element.addController({
-    hostUpdated() {
-      const off = element.matches(':disabled');
-      // Each keystroke updates the form: nothing to do unless it is, or just was, disabled.
-      if (!off && !was) return;
-      was = off;
-      for (const control of element.renderRoot.querySelectorAll<HTMLInputElement>('input,button')) control.disabled = off;
-    },
   });
 }
 
@@ -1563,7 +1542,7 @@ const claiming = new WeakSet<CheckoutElement>();
  * click then finds it `paying`, so it never pays twice. `event`: told first, cancelable.
  */
 async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<boolean> {
-  // Disabled by the merchant's form (`keepDisabled`): not even by `pay()`.
+  // Disabled by the merchant's form (checkout-element.ts, `updated`): not even by `pay()`.
   if (element.phase !== 'ready' || claiming.has(element) || element.matches(':disabled')) return false;
   // The rest of a double or triple click a decline answered at once: not the same card again.
   if (performance.now() - (declinedAt.get(element) ?? -Infinity) < DECLINE_SETTLES_MS) return false;
