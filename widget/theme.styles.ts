@@ -71,12 +71,6 @@ export const theme = css`
     opacity: 0.65;
     cursor: progress;
   }
-  /* Forced colours paint a disabled button's text grey; one only marked so is painted by hand. */
-  @media (forced-colors: active) {
-    [part='button'][aria-disabled='true'] {
-      color: GrayText;
-    }
-  }
   [part='message'] {
     margin: 8px 0 0;
     text-align: center;
@@ -114,6 +108,19 @@ export const theme = css`
   @keyframes spin {
     to {
       transform: rotate(1turn);
+    }
+  }
+  /* Forced colours paint a disabled button's text grey; one only marked so is painted by hand. They
+     paint the spinner's ring in one colour too, which shows no turn: it keeps its own, the system's
+     text colour for its arc, the grey of disabled text for the rest. */
+  @media (forced-colors: active) {
+    [part='button'][aria-disabled='true'] {
+      color: GrayText;
+    }
+    .spinner {
+      forced-color-adjust: none;
+      border-color: GrayText;
+      border-top-color: CanvasText;
     }
   }
   @media (prefers-reduced-motion: reduce) {

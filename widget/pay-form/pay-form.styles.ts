@@ -74,6 +74,14 @@ export const styles = css`
   [part~='input'][aria-invalid='true'] {
     border-color: var(--_error);
   }
+  /* Forced colours paint every border alike: an invalid field's is double there, three pixels
+     wide, taken from its padding so that it keeps its size. */
+  @media (forced-colors: active) {
+    [part~='input'][aria-invalid='true'] {
+      border: 3px double;
+      padding-block: 8px;
+    }
+  }
   #number {
     padding-right: 52px;
   }

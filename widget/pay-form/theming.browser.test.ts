@@ -196,6 +196,41 @@ describe('theming', () => {
     }
   });
 
+  it('marks an invalid field in forced colours by more than its colour, which they paint over, keeping its size', async () => {
+    const form = await mount();
+    await type(field(form, 'number'), '4242');
+    await press('Tab');
+    await form.updateComplete;
+    expect(field(form, 'number').getAttribute('aria-invalid')).to.equal('true');
+    field(form, 'exp').blur();
+    const border = (name: 'number' | 'cvv'): string[] => {
+      const style = getComputedStyle(field(form, name));
+      return [style.borderTopStyle, style.borderTopWidth, style.borderTopColor];
+    };
+    await emulateMedia({ forcedColors: 'active' });
+    try {
+      expect(border('number'), 'the invalid number looks unlike the valid security code').not.to.deep.equal(border('cvv'));
+      expect(border('number')[0]).to.equal('double');
+      // As tall as a valid field: the wider border takes its room from the padding.
+      expect(field(form, 'number').getBoundingClientRect().height).to.equal(field(form, 'cvv').getBoundingClientRect().height);
+    } finally {
+      await emulateMedia({ forcedColors: 'none' });
+    }
+  });
+
+  it('turns the spinner visibly in forced colours: a ring of one colour would show no turn', async () => {
+    const form = await fixture<PayForm>(html`<pay-form></pay-form>`);
+    await form.updateComplete;
+    await emulateMedia({ forcedColors: 'active' });
+    try {
+      const style = getComputedStyle(part(form, '.spinner'));
+      expect(style.borderTopColor, 'its arc unlike the rest of the ring').not.to.equal(style.borderRightColor);
+      expect([style.borderRightColor, style.borderBottomColor]).to.deep.equal([style.borderLeftColor, style.borderLeftColor]);
+    } finally {
+      await emulateMedia({ forcedColors: 'none' });
+    }
+  });
+
   it('fits a narrow column in a long language: no field wider than the form', async () => {
     const column = await fixture<HTMLElement>(html`<div style="width: 240px"></div>`);
     const form = await mount({}, { lang: 'de' }, 'pay-form', column);
