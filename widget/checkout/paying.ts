@@ -268,12 +268,14 @@ function keepTime(element: CheckoutElement): void {
  * The merchant's `<form>` was reset (checkout-element.ts, `formResetCallback`): a form ready to pay
  * shows as a fresh one, what the customer typed cleared — no card, no details, no errors nor brand,
  * the first saved card chosen — and the page hears each field emptied (`pay-change`) and the brand
- * gone. A payment under way is left as it is: its card was sent.
+ * gone. So does one confirming or waiting, its fields given way to the outcome, should they come
+ * back unpaid. A payment in flight is left as it is: its card is being sent.
  */
 export function reset(element: CheckoutElement): void {
-  // What was read out of the fields to put back (`keepCard`, `anotherSession`) goes too, even loading.
+  // What was read out of the fields to put back (`keepCard`, `anotherSession`, `keepTyped`) goes too, even loading.
   for (const forget of forgets.get(element) ?? []) forget();
-  if (!isForm(element) || element.phase !== 'ready') return;
+  // Ready, confirming or waiting: the only phases in r, co or w.
+  if (!isForm(element) || !/^(r|co|w)/.test(element.phase)) return;
   const emptied = element.inputs().filter((input) => input.value);
   for (const input of emptied) input.value = '';
   const { brand } = element;
@@ -491,6 +493,8 @@ function keepTyped(form: Form): void {
   let phase = form.phase;
   takeBackKept(form);
   let typed: [string, string][] | undefined;
+  // Emptied, not dropped: the form still comes back said (`not_taken`), with the focus on its button.
+  onReset(form, () => (typed &&= []));
   /** Whether the focus was in the form as its fields gave way. */
   let focused = false;
   let back = false;

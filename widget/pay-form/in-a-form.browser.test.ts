@@ -3,10 +3,10 @@
  * shop's fields around the card): form-associated, they are disabled with a `<fieldset disabled>`
  * around them, emptied by the form's reset, and put nothing of the card in the form's data.
  */
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayEventDetails } from '../events.js';
 import type { PayForm } from './pay-form.js';
-import { autofill, button, card, field, mount, OLENA, press, record, type, watchFetch } from '../test/harness.js';
+import { autofill, button, card, field, message, mount, OLENA, part, press, record, type, watchFetch } from '../test/harness.js';
 
 const pause = (ms: number): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -147,5 +147,31 @@ describe('<pay-form> reset while it holds a card out of its fields', () => {
     await ready;
     await pause(100);
     expect(form.inputs().map((input) => input.value), 'in the next session').to.deep.equal(['', '', '']);
+  });
+
+  it('shows no card nor brand once a payment confirmed unpaid gives its fields back, reset meanwhile', async () => {
+    const { shop, fieldset } = await shopForm();
+    const form: PayForm = await mount({}, {}, 'pay-form', fieldset);
+    form.pollInterval = 50;
+    // The pay request is lost on its way, and so is the first read of the session after it: the
+    // form confirms, its fields gone, and finds the session open.
+    let views = 0;
+    const calls = watchFetch((call) => (call.url.endsWith('/pay') || (call.method === 'GET' && views++ === 0) ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
+    try {
+      autofill(form, card('4242424242424242'));
+      button(form).click();
+      await waitUntil(() => !form.renderRoot.querySelector('#number'), 'the fields did not give way');
+      const brands = record(form, 'pay-brand-change');
+      shop.reset();
+      await waitUntil(() => form.renderRoot.querySelector('#number'), 'the form did not come back');
+      await form.updateComplete;
+      expect(message(form)).to.equal('No payment was taken. You can pay now.');
+      expect(form.inputs().map((input) => input.value), 'no card put back').to.deep.equal(['', '', '']);
+      expect([form.brand, form.errors], 'no brand kept').to.deep.equal([undefined, {}]);
+      expect(part(form, '.control [part=icon]').textContent, 'no brand shown').to.equal('');
+      expect(brands).to.deep.equal([{}]);
+    } finally {
+      calls.restore();
+    }
   });
 });
