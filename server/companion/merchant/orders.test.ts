@@ -130,6 +130,12 @@ describe('reading orders', () => {
     expect(await ids(`created_to=${encodeURIComponent(before)}`)).toEqual([]);
     // An amount no order can have, as a body's limit says it.
     expect((await stack.json('GET', '/api/orders?amount=1000000000000000', 400, { admin: true })).error.fields).toEqual({ amount: 'must be at most 999999999999999' });
+    // Nor one of nothing, said as the document's bound, which a generated client checks first.
+    expect((await stack.json('GET', '/api/orders?amount=0', 400, { admin: true })).error.fields).toEqual({ amount: 'must be at least 1' });
+    const { paths } = await stack.json('GET', '/api/openapi.json', 200);
+    for (const path of ['/api/orders', '/api/exports/orders']) {
+      expect(paths[path].get.parameters.find((parameter: { name: string }) => parameter.name === 'amount').schema, path).toMatchObject({ minimum: 1, maximum: 999999999999999 });
+    }
     // Seconds left out, as ISO 8601 allows: to the minute.
     const nextMinute = `${new Date(Date.now() + 120_000).toISOString().slice(0, 16)}+00:00`;
     expect(await ids(`created_to=${encodeURIComponent(nextMinute)}&limit=1`)).toEqual([taras]);
