@@ -348,6 +348,17 @@ describe('lookup', () => {
     expect(lookup).not.toHaveProperty('receipt_url');
   });
 
+  it('verifies a card for more than the project’s amount limit, which only a charge meets (4012)', async () => {
+    const limited = testSandbox({ projects: [{ amountLimitMinor: 1000 }] });
+    const { cc_number, exp_month, exp_year, card_cvv, browser_fingerprint } = directPayment(limited.project);
+    const lookup = await limited.postJson('/api/v1/payment', {
+      pos_id: limited.project.posId, mode: 'direct', method: 'lookup', amount: 50, currency: 'UAH', description: 'Card check for a subscription',
+      order_id: newOrderId('lookup'), order_3ds_bypass: 'supported', browser_fingerprint, cc_number, exp_month, exp_year, card_cvv,
+    });
+    expect(lookup).toMatchObject({ method: 'lookup', status: 'success', status_code: '1000', cc_token: expect.any(String) });
+    expect(await limited.postJson('/api/v1/payment', directPayment(limited.project, { amount: 50 }))).toMatchObject({ status: 'failure', status_code: '4012' });
+  });
+
   it('sends a direct lookup without card data to the gateway card form (pending 2124)', async () => {
     const lookup = await sandbox.postJson('/api/v1/payment', {
       pos_id: sandbox.project.posId, mode: 'direct', method: 'lookup', amount: 1, currency: 'UAH', description: 'Card check',
