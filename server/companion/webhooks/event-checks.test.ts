@@ -218,6 +218,30 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect((await stack.json('GET', '/api/orders?held=true', 200, { admin: true })).orders).toEqual([]);
     });
 
+    it('settling a held order marks its unmatched events reviewed, not a refund parked for its reservation, which still applies', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 1000 });
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+      const paid = await sandboxEvent(stack, session.order_id);
+      // A refund the companion reserved, its answer not back yet: the gateway's event waits for it.
+      const reservation = await stack.ledger.reserveOperation(session.order_id, { kind: 'refund', amount: 300 });
+      const refund: Json = { ...operationEvent(paid, 'refund', 3), status_code: '1004' };
+      expect(await postOk(stack, refund)).toMatchObject({ outcome: 'parked' });
+      // Meanwhile a post about the payment that cannot be read holds the order.
+      expect(await postOk(stack, { ...paid, amount: 1e-9 })).toMatchObject({ outcome: 'unmatched' });
+      const waiting = async (outcome: string) => (await stack.json('GET', `/api/webhook-events?outcome=${outcome}`, 200, { admin: true })).events.map((event: Json) => event.method);
+      expect([await waiting('unmatched'), await waiting('parked')]).toEqual([['purchase'], ['refund']]);
+
+      await stack.json('POST', `/api/orders/${session.order_id}/settle-discrepancy`, 200, { admin: true, body: { note: 'Checked with the gateway: paid in full', version: 1 } });
+      // The held order's own event is settled with it; the refund still waits, listed and counted.
+      expect([await waiting('unmatched'), await waiting('parked')]).toEqual([[], ['refund']]);
+      expect(await stack.ledger.backlog()).toMatchObject({ unmatchedEvents: 0, parkedEvents: 1 });
+      expect((await orderOf(stack, session.order_id)).events).toContainEqual(expect.objectContaining({ method: 'refund', outcome: 'parked', reviewed_at: null }));
+      await stack.ledger.settleOperation(reservation.id, { status: 'pending', operationId: refund.operation_id });
+      expect(await waiting('parked')).toEqual([]);
+      expect((await orderOf(stack, session.order_id)).operations).toMatchObject([{ kind: 'refund', amount: 300, status: 'success' }]);
+    });
+
     it('a capture the ledger never asked for, past what was authorised, is recorded, flags the order and widens no refund', async () => {
       const stack = await openStack(backend);
       const session = await stack.openSession({ amount: 1000, method: 'auth' });
