@@ -327,6 +327,22 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect(stack.logs.filter((line) => line.includes('recurring charge'))).toEqual([]);
     });
 
+    it('a payment held for a further charge of another sum still takes its own success, which says nothing of what was paid', async () => {
+      const stack = await openStack(backend);
+      const { orderId, event } = await pendingPurchase(stack, { amount: 1010 });
+      expect((await stack.ledger.getPayment(orderId))?.transactionId).toBe(event.transaction_id);
+      // The subscription's next charge, of 12.00 and saying so, comes before the first payment's
+      // success (its webhook delayed): another transaction, held for a person, not this payment.
+      const charge = { ...event, status: 'success', status_code: '1000', transaction_id: randomUUID(), amount: 12, processed_amount: 12, processed_currency: 'UAH', recurring: { id: 'sub-1', status: 'active' } };
+      expect(await postOk(stack, charge)).toMatchObject({ outcome: 'unmatched' });
+      expect((await orderOf(stack, orderId)).order).toMatchObject({ status: 'pending', discrepancy: { amount: 1200, paid_amount: 1200 } });
+      // The payment's own success names no amount paid, as a card payment's does not: the
+      // charge's figures are not this payment's, so it is paid, and stays held for the charge.
+      expect(await postOk(stack, { ...event, status: 'success', status_code: '1000' })).toMatchObject({ outcome: 'applied' });
+      expect((await orderOf(stack, orderId)).order).toMatchObject({ status: 'success', discrepancy: { paid_amount: 1200, settled: null } });
+      expect(stack.changes.filter((change) => change.kind === 'payment').map((change) => change.status)).toContain('success');
+    });
+
     it('a signed event whose status or method is a card number is kept unmatched, the card number masked', async () => {
       const stack = await openStack(backend);
       const { orderId, event } = await pendingPurchase(stack);
