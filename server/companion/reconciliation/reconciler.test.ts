@@ -514,6 +514,32 @@ describe('unsettled operations', () => {
   });
 });
 
+describe('two reservations of one order', () => {
+  it('counts a reservation ended as never sent by the read of another, which it gives up in the same pass', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    // Two refunds reserved half a minute apart, neither sent (the process stopped before each call).
+    const first = await stack.ledger.reserveOperation(session.order_id, { kind: 'refund', amount: 300 });
+    clock.advance(31 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedOperations: 1, neverSent: 0 });
+    clock.advance(30 * SECOND);
+    const second = await stack.ledger.reserveOperation(session.order_id, { kind: 'refund', amount: 200 });
+    clock.advance(SECOND);
+    expect(await reconcile()).toMatchObject({ checkedOperations: 1, neverSent: 0 });
+    // The companion is stopped for half an hour. Back, the second reservation, looked at longest
+    // ago, is read first: that read is the first one's last, and the second's give-up time is past.
+    clock.advance(31 * MINUTE);
+    expect(await reconcile()).toMatchObject({ checkedOperations: 2, neverSent: 1, givenUp: 1, settled: 0 });
+    expect(await stack.ledger.listOperations(session.order_id)).toMatchObject([
+      { id: first.id, status: 'failure', statusDescription: 'Never reached the gateway' },
+      { id: second.id, status: 'failure', statusDescription: 'Never reached the gateway' },
+    ]);
+    expect(await stack.ledger.refundableAmount(session.order_id)).toBe(1010);
+    const said = stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => entry.msg === 'reconciliation pass' && entry.level === 'info');
+    expect(said).toEqual([expect.objectContaining({ neverSent: 1, givenUp: 1, settled: 0 })]);
+  });
+});
+
 describe('waiting webhook events', () => {
   it('applies an event that could not be applied when it came, on a later pass', async () => {
     const credentials = testProjectCredentials({});

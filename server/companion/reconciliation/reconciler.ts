@@ -408,12 +408,15 @@ export class Reconciler {
     const { ledger, orderState, clock, timings, reactions } = this.#deps;
     const state = await orderState.refresh(operation.orderId, 'reconciliation', { signal });
     const now = (await ledger.getOperation(operation.id)) ?? operation;
-    if (state.found && state.neverSent.has(operation.id)) {
-      tally.neverSent += 1;
-      return;
-    }
+    // Each reservation the read ended as never sent: this one, or another of the order's, whose
+    // own check then finds it ended (not settled by the gateway), or which this pass never takes.
+    if (state.found) tally.neverSent += state.neverSent.size;
+    if (state.found && state.neverSent.has(operation.id)) return;
     if (now.status !== 'pending') {
-      tally.settled += 1;
+      // Ended here without the gateway's word is not settled. With no order at the gateway, a
+      // read ended every reservation of the order: each is counted at its own check.
+      if (now.status === 'failure' && now.statusDescription === NEVER_REACHED) tally.neverSent += state.found ? 0 : 1;
+      else tally.settled += 1;
       return;
     }
     // Only an operation the gateway does not show at all never reached it. One it shows as
