@@ -65,7 +65,7 @@ it('POSTs a paid payment to PAYFORM_NOTIFY_URL, signed so that the installed ver
     { timeout: 10_000, interval: 50 },
   );
   const change = JSON.parse(paid.body);
-  expect(change).toMatchObject({ kind: 'payment', orderId: session.order_id, status: 'success', payment: { amount: 24950, currency: 'UAH' } });
+  expect(change).toMatchObject({ kind: 'payment', order_id: session.order_id, session_order_id: session.order_id, status: 'success', payment: { amount: 24950, currency: 'UAH' } });
   expect(paid.headers['payform-change-id']).toBe(change.id);
   expect(paid.headers['content-type']).toBe('application/json');
 

@@ -8,8 +8,19 @@ import { notifyHook, signNotification, verifyNotification } from './notify-url.j
 import type { PaymentChange } from './payment-change.js';
 
 const SECRET = 'whsec-unit-0123456789abcdefABCDEFgh';
-/** A change as the hook is given one; only its id and its JSON matter here. */
-const CHANGE = { kind: 'operation', id: 'refund:op-1:success', orderId: 'order-1', status: 'success', source: 'webhook', operation: { amount: 250 } } as unknown as PaymentChange;
+const AT = Date.parse('2026-12-02T08:00:00Z');
+/** A refund's change as the hook is given one. */
+const CHANGE: PaymentChange = {
+  kind: 'operation',
+  id: 'refund:op-1:success',
+  orderId: 'order-1',
+  status: 'success',
+  source: 'webhook',
+  operation: {
+    id: 'op-1', orderId: 'order-1', kind: 'refund', amount: 250, currency: 'UAH', status: 'success', operationId: 'g-7', transactionId: 't-7', statusCode: '1004',
+    statusDescription: 'Refunded', comment: null, split: null, receiptUrl: null, origin: 'merchant', createdAt: AT, updatedAt: AT, lastSeenAt: AT, settledAt: AT,
+  },
+};
 
 let receiver: Receiver;
 beforeEach(async () => {
@@ -24,6 +35,18 @@ describe('notifyHook', () => {
     receiver.answers.push({ status: 204 });
     await notifyHook({ url: receiver.url, secret: SECRET })(CHANGE);
     expect(receiver.received[0]?.headers['payform-change-id']).toBe(CHANGE.id);
+  });
+
+  it('tells an operation in the merchant API’s words: snake_case, ISO times, minor units', async () => {
+    receiver.answers.push({ status: 204 });
+    await notifyHook({ url: receiver.url, secret: SECRET })(CHANGE);
+    expect(JSON.parse(receiver.received[0]!.body)).toEqual({
+      id: 'refund:op-1:success', kind: 'operation', order_id: 'order-1', status: 'success', source: 'webhook',
+      operation: {
+        id: 'op-1', operation_id: 'g-7', transaction_id: 't-7', kind: 'refund', amount: 250, currency: 'UAH', status: 'success', status_code: '1004',
+        status_description: 'Refunded', comment: null, split: null, receipt_url: null, origin: 'merchant', created_at: '2026-12-02T08:00:00.000Z', settled_at: '2026-12-02T08:00:00.000Z',
+      },
+    });
   });
 
   it('takes a web page answered 200 as a wrong path, where a catch-all route answers, and a short text/html ok as delivered', async () => {

@@ -14,6 +14,7 @@ import { namedHook } from './payment-change.js';
 import type { PaymentChange, PaymentEventHook } from './payment-change.js';
 import { isPlainHttpElsewhere } from '../loopback.js';
 import { guessable } from '../guessable.js';
+import { operationView, paymentView } from '../merchant/views.js';
 
 export const SIGNATURE_HEADER = 'payform-signature';
 export const CHANGE_ID_HEADER = 'payform-change-id';
@@ -135,7 +136,7 @@ export function notifyHook(options: NotifyOptions): PaymentEventHook {
   const { target, authorization } = withoutCredentials(url);
   const userAgent = `payform-companion/${companionVersion()}`;
   return namedHook(async (change: PaymentChange) => {
-    const body = JSON.stringify(withoutCardToken(change));
+    const body = JSON.stringify(notificationBody(change));
     const headers = {
       'content-type': 'application/json',
       'user-agent': userAgent,
@@ -176,13 +177,15 @@ async function isWebPage(response: Response): Promise<boolean> {
 }
 
 /**
- * The change as the receiver is told it: the gateway's card token left out. Only the companion
- * charges a saved card (by its id), and it shows the token nowhere, the merchant API included.
+ * The change as a receiver in any language reads it: in the merchant API's words (snake_case,
+ * ISO 8601 times, the payment and the operation as `GET /api/orders/:order_id` shows them), not
+ * the Node hook's objects; the gateway's card token is in neither. `session_order_id`: the order
+ * every attempt of the checkout shares, the one to fulfil.
  */
-function withoutCardToken(change: PaymentChange): unknown {
-  if (change.kind === 'operation') return change;
-  const { ccToken: _token, ...payment } = change.payment;
-  return { ...change, payment };
+function notificationBody(change: PaymentChange): object {
+  const head = { id: change.id, kind: change.kind, order_id: change.orderId, status: change.status, source: change.source };
+  if (change.kind === 'operation') return { ...head, operation: operationView(change.operation) };
+  return { ...head, session_order_id: change.payment.sessionOrderId, payment: paymentView(change.payment) };
 }
 
 const PLAIN_HTTP_IN_PRODUCTION =
