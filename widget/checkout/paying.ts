@@ -217,13 +217,14 @@ function keepTime(element: CheckoutElement): void {
   };
   const end = async (): Promise<void> => {
     if (!idle()) return;
-    const [first = element, ...others] = new Set([...voices(element).filter((each) => each.phase === 'ready'), element]);
     // What is read now is the end, not the earliest one known: more time given in another tab counts.
     ends.delete(armed!.id);
     // Given there, the form stays as the customer left it — what they typed, where they are —
     // rather than load again into new, empty fields; and says how long there is now, as if asked here.
-    const now = await fetchView(first).catch(() => undefined);
+    const now = await fetchView(element).catch(() => undefined);
     if (!idle()) return;
+    // Who speaks is chosen once read: meanwhile the page may have removed the one the customer was in.
+    const [first = element, ...others] = new Set([...voices(element).filter((each) => each.phase === 'ready'), element]);
     const left = now && /^[of]/.test(now.status) ? now.expires_in_seconds! : 0;
     if (left * 1000 > TOLD_BEFORE_MS) return gaveTime(first, left, now!.extendable === true);
     await first.load();

@@ -113,6 +113,33 @@ describe('a session’s time to pay', () => {
     }
   });
 
+  it('says the time given elsewhere in a form still in the page, the one the customer was in removed while the session was read', async () => {
+    const session = await createSession({ ttl_seconds: 60 });
+    // Three seconds as this tab read it, until another tab asked for more; then the end's reads wait to be let go.
+    const held: (() => void)[] = [];
+    const calls = watchFetch((call, pass) => {
+      if (call.method !== 'GET' || !call.url.endsWith(`/sessions/${session}`)) return undefined;
+      if (!calls.some(({ url }) => url.endsWith('/extend'))) return pass().then(async (answer) => json(answer.status, { ...((await answer.json()) as object), expires_in_seconds: 3 }));
+      return new Promise<void>((resolve) => held.push(resolve)).then(pass);
+    });
+    try {
+      const staying = await mount(session);
+      const leaving = await mount(session);
+      // The customer is in the second form: the one that would speak for the session.
+      field(leaving, 'number').focus();
+      expect((await fetch(`/api/checkout/sessions/${session}/extend`, { method: 'POST' })).status).to.equal(200);
+      await waitUntil(() => held.length > 0, 'the end read nothing', { timeout: 6000 });
+      // The page takes that form away while the session is read.
+      leaving.remove();
+      await pause(50);
+      held.forEach((release) => release());
+      await waitUntil(() => message(staying) === 'You now have 10 minutes to pay.', `not told in the form left: "${message(staying)}"`, { timeout: 3000 });
+      expect(staying.phase).to.equal('ready');
+    } finally {
+      calls.restore();
+    }
+  });
+
   it('is told once the summary of the fields to fix is gone, when it came due over it', async () => {
     const session = await createSession({ customer: {} });
     // Three seconds from the end's warning as the form shows.
