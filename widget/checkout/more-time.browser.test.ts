@@ -8,7 +8,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import type { PayButton } from '../pay-button/pay-button.js';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { answerModule, createSession, readView } from '../test/checkout-fixture.js';
-import { button, field, heard, json, message, mount, press, watchFetch } from '../test/harness.js';
+import { button, field, heard, message, mount, press, viewsUntilExtended, watchFetch } from '../test/harness.js';
 
 const EXPIRING = 'This payment expires in less than 2 minutes.';
 const GIVEN = 'You now have 10 minutes to pay.';
@@ -17,20 +17,6 @@ const pause = (ms: number): Promise<unknown> => new Promise((resolve) => setTime
 
 /** The button asking for more time, if the element shows one. */
 const moreTime = (element: Element): HTMLButtonElement | null => element.shadowRoot!.querySelector('[part~=more-time]');
-
-/**
- * Makes the session's reads say what `change` makes of them until it is extended (the first
- * `POST …/extend`), as the companion would near its end; the extension and what follows pass as
- * the companion answers them.
- */
-function viewsUntilExtended(session: string, change: (view: Record<string, unknown>) => Record<string, unknown>) {
-  const calls = watchFetch((call, pass) =>
-    call.method === 'GET' && call.url.endsWith(`/sessions/${session}`) && !calls.some(({ url }) => url.endsWith('/extend'))
-      ? pass().then(async (answer) => json(answer.status, change((await answer.json()) as Record<string, unknown>)))
-      : undefined,
-  );
-  return calls;
-}
 
 describe('more time to pay', () => {
   // First in this file: its page has not loaded test mode's card list yet, which this test holds back.

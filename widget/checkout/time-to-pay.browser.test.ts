@@ -6,7 +6,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { closeSession, createSession } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, json, message, mount, part, secondsLeft, type, watchFetch } from '../test/harness.js';
+import { autofill, button, card, errorText, field, json, message, mount, part, secondsLeft, type, viewsUntilExtended, watchFetch } from '../test/harness.js';
 import '../index.js';
 
 const EXPIRING = 'This payment expires in less than 2 minutes.';
@@ -89,11 +89,7 @@ describe('a session’s time to pay', () => {
   it('keeps what the customer typed, and where they are, when more time was given in another tab', async () => {
     // A minute at the companion; three seconds as this tab read it, before another tab asked for more.
     const session = await createSession({ ttl_seconds: 60 });
-    const calls = watchFetch((call, pass) =>
-      call.method === 'GET' && call.url.endsWith(`/sessions/${session}`) && !calls.some(({ url }) => url.endsWith('/extend'))
-        ? pass().then(async (answer) => json(answer.status, { ...((await answer.json()) as object), expires_in_seconds: 3 }))
-        : undefined,
-    );
+    const calls = viewsUntilExtended(session, (view) => ({ ...view, expires_in_seconds: 3 }));
     try {
       const form = await mount(session);
       await type(field(form, 'number'), '4242 4242');
@@ -117,11 +113,7 @@ describe('a session’s time to pay', () => {
     const session = await createSession({ ttl_seconds: 60 });
     // Three seconds as this tab read it, until another tab asked for more; then the end's reads wait to be let go.
     const held: (() => void)[] = [];
-    const calls = watchFetch((call, pass) => {
-      if (call.method !== 'GET' || !call.url.endsWith(`/sessions/${session}`)) return undefined;
-      if (!calls.some(({ url }) => url.endsWith('/extend'))) return pass().then(async (answer) => json(answer.status, { ...((await answer.json()) as object), expires_in_seconds: 3 }));
-      return new Promise<void>((resolve) => held.push(resolve)).then(pass);
-    });
+    const calls = viewsUntilExtended(session, (view) => ({ ...view, expires_in_seconds: 3 }), (pass) => new Promise<void>((resolve) => held.push(resolve)).then(pass));
     try {
       const staying = await mount(session);
       const leaving = await mount(session);

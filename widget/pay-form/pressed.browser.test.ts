@@ -7,7 +7,7 @@
  */
 import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
-import { autofill, button, card, errorText, field, focused, json, message, mount, press, type, watchFetch } from '../test/harness.js';
+import { autofill, button, card, errorText, field, focused, message, mount, press, type, viewsUntilExtended, watchFetch } from '../test/harness.js';
 import { createSession } from '../test/checkout-fixture.js';
 
 const INCOMPLETE = 'The expiry date is incomplete.';
@@ -46,11 +46,7 @@ describe('<pay-form> pressed as a field it leaves shows its error', () => {
   it('asks for more time at a press of "I need more time" as the half-typed expiry is left, and then shows its error', async () => {
     const session = await createSession({ ttl_seconds: 60 });
     // Three seconds left as the form reads the session, until it is extended: the offer comes at once.
-    const calls = watchFetch((call, pass) =>
-      call.method === 'GET' && call.url.endsWith(`/sessions/${session}`) && !calls.some(({ url }) => url.endsWith('/extend'))
-        ? pass().then(async (answer) => json(answer.status, { ...((await answer.json()) as object), expires_in_seconds: 3 }))
-        : undefined,
-    );
+    const calls = viewsUntilExtended(session, (view) => ({ ...view, expires_in_seconds: 3 }));
     try {
       const form = await mount(session);
       narrow(form);

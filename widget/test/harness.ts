@@ -215,6 +215,25 @@ export function heard(...elements: Element[]): string[] {
 }
 
 /**
+ * Makes the session's reads say what `change` makes of them until it is extended (the first
+ * `POST …/extend`, by the element or as another tab would send it), as the companion would near
+ * its end; the extension and the reads after it pass as the companion answers them, or as `after`
+ * lets them. Until `restore()`.
+ */
+export function viewsUntilExtended(
+  session: string,
+  change: (view: Record<string, unknown>) => Record<string, unknown>,
+  after: (pass: () => Promise<Response>) => Promise<Response> = (pass) => pass(),
+): FetchCall[] & { restore(): void } {
+  const calls = watchFetch((call, pass) => {
+    if (call.method !== 'GET' || !call.url.endsWith(`/sessions/${session}`)) return undefined;
+    if (calls.some(({ url }) => url.endsWith('/extend'))) return after(pass);
+    return pass().then(async (answer) => json(answer.status, change((await answer.json()) as Record<string, unknown>)));
+  });
+  return calls;
+}
+
+/**
  * Makes the session's reads say `seconds` are left to pay while it is payable, as the companion
  * would near its end: until `restore()`.
  */
