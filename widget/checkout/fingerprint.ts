@@ -13,6 +13,14 @@ export interface BrowserFingerprint {
 const DEPTHS = [48, 32, 24, 16, 15, 8, 4, 1];
 
 /**
+ * A language tag up to its first extension or private use (`-u-…`, `-x-…`): Android 14's regional
+ * preferences put the calendar, first day and units into the locale (`en-UA-u-fw-mon-mu-celsius`),
+ * which say nothing of the language, and can take it past the 35 characters EMV 3-D Secure allows,
+ * which the companion refuses (a payment the customer could never start).
+ */
+const EXTENSIONS = /-[\da-z]-.*$/i;
+
+/**
  * Reads the browser's side of `browser_fingerprint`. The companion adds the other three
  * (`browserIpAddress`, `browserAcceptHeader`, `browserUserAgent`) from the HTTP request.
  */
@@ -22,7 +30,7 @@ export function collectFingerprint(): BrowserFingerprint {
     browserScreenHeight: String(screen.height),
     browserScreenWidth: String(screen.width),
     browserJavaEnabled: 'false',
-    browserLanguage: navigator.language,
+    browserLanguage: navigator.language.replace(EXTENSIONS, ''),
     browserTimeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     // Same sign as getTimezoneOffset(): UTC+2 is "-120".
     browserTimeZoneOffset: String(new Date().getTimezoneOffset()),

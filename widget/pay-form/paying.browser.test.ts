@@ -194,6 +194,24 @@ describe('<pay-form> paying', () => {
     expect(screen.height, 'the test tells height from width').to.not.equal(screen.width);
   });
 
+  it('pays from a browser whose language carries the customer’s regional preferences, sending the language alone', async () => {
+    // Android 14's regional preferences (calendar, first day, measures, temperature) ride in the
+    // locale as a Unicode extension: 46 characters, past the 35 EMV 3-D Secure (and the companion) take.
+    const language = Object.getOwnPropertyDescriptor(Navigator.prototype, 'language')!;
+    Object.defineProperty(navigator, 'language', { configurable: true, get: () => 'en-UA-u-ca-gregory-fw-mon-ms-metric-mu-celsius' });
+    try {
+      const form = await mount();
+      const outcome = Promise.race([oneEvent(form, 'pay-success'), oneEvent(form, 'pay-error')]);
+      await payWith(form, '4242424242424242');
+      expect((await outcome).type, message(form)).to.equal('pay-success');
+    } finally {
+      delete (navigator as { language?: string }).language;
+    }
+    expect(navigator.language, 'put back').to.equal(language.get!.call(navigator));
+    const { fingerprint } = calls.find((call) => call.url.endsWith('/pay'))!.body as { fingerprint: Record<string, string> };
+    expect(fingerprint.browserLanguage).to.equal('en-UA');
+  });
+
   it('creates one payment however often the customer clicks or presses Enter', async () => {
     const form = await mount();
     const success = oneEvent(form, 'pay-success');
