@@ -6,7 +6,7 @@ import type * as z from 'zod';
 import { UnexpectedResponseError } from './errors.js';
 import { addressOf, parseJson } from './transport.js';
 import type { GatewayCall, GatewayReply, Transport } from './transport.js';
-import { describeIssues, parseWire } from './wire/issues.js';
+import { describeIssues, parseAnswer } from './wire/issues.js';
 
 /** A JSON answer, validated by `schema`, converted by `convert` (amounts to minor units). */
 export function readJson<S extends z.ZodType, T>(reply: GatewayReply, schema: S, convert: (data: z.output<S>) => T): T {
@@ -15,7 +15,7 @@ export function readJson<S extends z.ZodType, T>(reply: GatewayReply, schema: S,
   }
   const json = parseJson(reply.body);
   if (json === undefined) throw new UnexpectedResponseError(`The answer from ${addressOf(reply.url)} is not JSON`, { status: reply.status });
-  const parsed = parseWire(schema, json);
+  const parsed = parseAnswer(schema, json);
   if (!parsed.success) {
     throw new UnexpectedResponseError(`The answer from ${addressOf(reply.url)} does not have the expected shape: ${describeIssues(parsed.issues)}`, {
       status: reply.status,

@@ -9,7 +9,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import { toWebhookEvent } from './objects.js';
 import type { WebhookEvent } from './objects.js';
-import { parseWire, describeIssues } from './wire/issues.js';
+import { parseAnswer, describeIssues } from './wire/issues.js';
 import { WebhookEvent as WebhookEventSchema } from './wire/event.js';
 
 /** The two form fields of a webhook delivery. */
@@ -103,7 +103,7 @@ export function parseWebhookData(data: string): unknown {
  * WebhookEvent: amounts in minor units. Throws WebhookPayloadError when it is not one.
  */
 export function readWebhookEvent(json: unknown): WebhookEvent {
-  const parsed = parseWire(WebhookEventSchema, json);
+  const parsed = parseAnswer(WebhookEventSchema, json);
   if (!parsed.success) throw new WebhookPayloadError(`webhook event is invalid: ${describeIssues(parsed.issues)}`);
   try {
     return toWebhookEvent(parsed.data);

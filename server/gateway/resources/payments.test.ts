@@ -271,4 +271,16 @@ describe('payments.cancel', () => {
     expect(request.headers['x-api-key']).toBe('test-endpoints-key');
     expect(payments).toEqual([expect.objectContaining({ status: 'failure', status_code: '6007', amount: 1010, customer_city: 'Kyiv' })]);
   });
+
+  it('names the gateway’s answer of another shape without the fix meant for a PHP client’s request, which no reader of it can apply', async () => {
+    const cancelled = { ...samples.paymentResponse, mode: 'hosted', status: 'failure', status_code: '6007', user_action_required: false };
+    const reasons = async (body: unknown) => {
+      double.gateway.answer({ body });
+      const error = (await double.client().payments.cancel('order-1002').catch((e: unknown) => e)) as Error & { cause: { fields: unknown } };
+      expect(error.message).not.toContain('PHP');
+      return error.cause.fields;
+    };
+    expect(await reasons({ 0: cancelled })).toEqual([{ field: '', reason: 'must be an array' }]);
+    expect(await reasons([{ ...cancelled, recurring: [] }])).toEqual([{ field: '[0].recurring', reason: 'must be an object' }]);
+  });
 });

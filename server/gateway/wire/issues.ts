@@ -20,10 +20,16 @@ export type WireParse<T> = { success: true; data: T } | { success: false; issues
  * Parses with payform's reasons. Use this (not bare safeParse) wherever input is validated.
  * Synchronous, and through the schema's compiled parser (see compiled.ts).
  */
-export function parseWire<S extends z.ZodType>(schema: S, input: unknown): WireParse<z.output<S>> {
-  const result = compiled(schema).safeParse(input, { error: wireErrorMap });
+export function parseWire<S extends z.ZodType>(schema: S, input: unknown, error: z.core.$ZodErrorMap = wireErrorMap): WireParse<z.output<S>> {
+  const result = compiled(schema).safeParse(input, { error });
   return result.success ? { success: true, data: result.data } : { success: false, issues: fieldIssues(result.error) };
 }
+
+/**
+ * Parses what the gateway sent (an answer, a webhook) as parseWire does, but without the fixes a
+ * PHP client's request is told (`phpShape`): whoever reads the error cannot change the gateway's JSON.
+ */
+export const parseAnswer = <S extends z.ZodType>(schema: S, input: unknown): WireParse<z.output<S>> => parseWire(schema, input, answerErrorMap);
 
 /** One pair per problem (see issueFields). */
 export function fieldIssues(error: z.ZodError): FieldIssue[] {
@@ -93,12 +99,17 @@ export function describeIssues(issues: readonly FieldIssue[]): string {
  * Reasons phrased for people, for the issues zod raises by itself. Messages set on a schema
  * (custom rules, "is not sent in hosted mode") take precedence over this map.
  */
-export const wireErrorMap: z.core.$ZodErrorMap = (issue) => {
+export const wireErrorMap: z.core.$ZodErrorMap = (issue) => reasonOf(issue, phpShape);
+
+/** The same reasons for what the gateway sent: no fix for PHP's shapes, which only a request's sender can apply. */
+const answerErrorMap: z.core.$ZodErrorMap = (issue) => reasonOf(issue, () => '');
+
+function reasonOf(issue: Parameters<z.core.$ZodErrorMap>[0], hint: typeof phpShape): string | undefined {
   const missing = issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value';
   if (missing && issue.input === undefined) return 'is required';
   switch (issue.code) {
     case 'invalid_type':
-      return `must be ${article(issue.expected)}${phpShape(issue.expected, issue.input)}`;
+      return `must be ${article(issue.expected)}${hint(issue.expected, issue.input)}`;
     case 'too_big':
       return issue.origin === 'string'
         ? `must be at most ${issue.maximum} characters`
@@ -128,7 +139,7 @@ export const wireErrorMap: z.core.$ZodErrorMap = (issue) => {
     default:
       return undefined; // keep zod's message
   }
-};
+}
 
 /**
  * PHP's json_encode writes an empty map as `[]`, and a list with a gap (array_filter, unset) as
