@@ -53,6 +53,20 @@ async function pendingPurchase(stack: Stack, session: Json = {}): Promise<{ orde
 
 const orderOf = (stack: Stack, orderId: string) => stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
 
+/**
+ * A purchase of 10.00 UAH and a refund of 3.00 UAH the gateway told of first (a refund made in its
+ * portal), applied: the refund's event, to tell again otherwise, and the operation recorded for it.
+ */
+async function refundToldByGateway(stack: Stack): Promise<{ orderId: string; paid: Json; refund: Json; recorded: Json }> {
+  const session = await stack.openSession({ amount: 1000 });
+  expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+  const paid = await sandboxEvent(stack, session.order_id);
+  const refund = { ...operationEvent(paid, 'refund', 3), status_code: '1004' };
+  expect(await postOk(stack, refund)).toMatchObject({ outcome: 'applied' });
+  const [recorded] = (await orderOf(stack, session.order_id)).operations;
+  return { orderId: session.order_id, paid, refund, recorded };
+}
+
 function describeEventChecks(backend: LedgerBackend): void {
   describe(`signed events the ledger does not take as they are (${backend.name})`, () => {
     it.each([
@@ -149,28 +163,18 @@ function describeEventChecks(backend: LedgerBackend): void {
 
     it('a settled refund told again with another amount changes no books, is kept unmatched and flags the order', async () => {
       const stack = await openStack(backend);
-      const session = await stack.openSession({ amount: 1000 });
-      await stack.pay(session.id);
-      const paid = await sandboxEvent(stack, session.order_id);
-      const refund = { ...operationEvent(paid, 'refund', 3), status_code: '1004' };
-      expect(await postOk(stack, refund)).toMatchObject({ outcome: 'applied' });
-      const [recorded] = (await orderOf(stack, session.order_id)).operations;
+      const { orderId, refund, recorded } = await refundToldByGateway(stack);
       expect(await postOk(stack, { ...refund, amount: 7 })).toMatchObject({ outcome: 'unmatched' });
-      const detail = await orderOf(stack, session.order_id);
+      const detail = await orderOf(stack, orderId);
       expect(detail.operations).toMatchObject([{ id: recorded.id, kind: 'refund', amount: 300, status: 'success' }]);
       expect(detail.totals).toMatchObject({ refunded: 300, refundable: 700 });
       expect(detail.order.discrepancy).toMatchObject({ status: 'success', restated_operation: { id: recorded.id, kind: 'refund', recorded_amount: 300, reported_amount: 700 } });
-      expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId: session.order_id, source: 'webhook' }]);
+      expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId, source: 'webhook' }]);
     });
 
     it('a later contradiction is kept beside the first and told under its own id; a redelivery of it tells nothing', async () => {
       const stack = await openStack(backend);
-      const session = await stack.openSession({ amount: 1000 });
-      await stack.pay(session.id);
-      const paid = await sandboxEvent(stack, session.order_id);
-      const refund = { ...operationEvent(paid, 'refund', 3), status_code: '1004' };
-      await postOk(stack, refund);
-      const [recorded] = (await orderOf(stack, session.order_id)).operations;
+      const { orderId, paid, refund, recorded } = await refundToldByGateway(stack);
       expect(await postOk(stack, { ...refund, amount: 7 })).toMatchObject({ outcome: 'unmatched' });
       // Later, a refund made in the gateway's portal takes the refunds past what was paid.
       const portal = { ...operationEvent(paid, 'refund', 8), status_code: '1004' };
@@ -178,41 +182,37 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect(await postOk(stack, portal)).toMatchObject({ duplicate: true });
       expect(await postOk(stack, { ...refund, amount: 7 })).toMatchObject({ duplicate: true, outcome: 'unmatched' });
 
-      const { order } = await orderOf(stack, session.order_id);
+      const { order } = await orderOf(stack, orderId);
       expect(order.discrepancy).toMatchObject({
         restated_operation: { id: recorded.id, recorded_amount: 300, reported_amount: 700 },
         refunded_amount: null,
         later: [{ status: 'success', refunded_amount: 1100, restated_operation: null, noted_at: expect.any(String) }],
         later_truncated: false,
       });
-      expect((await stack.json('GET', '/api/orders?held=true', 200, { admin: true })).orders).toMatchObject([{ order_id: session.order_id, discrepancy: { later: [{ refunded_amount: 1100 }] } }]);
+      expect((await stack.json('GET', '/api/orders?held=true', 200, { admin: true })).orders).toMatchObject([{ order_id: orderId, discrepancy: { later: [{ refunded_amount: 1100 }] } }]);
       const told = stack.changes.filter((change) => change.kind === 'discrepancy');
-      expect(told.map((change) => change.id)).toEqual([`discrepancy:${session.order_id}`, `discrepancy:${session.order_id}#2`]);
+      expect(told.map((change) => change.id)).toEqual([`discrepancy:${orderId}`, `discrepancy:${orderId}#2`]);
       const { changes } = await stack.json('GET', '/api/changes', 200, { admin: true });
       expect(changes.filter((change: Json) => change.kind === 'discrepancy')).toMatchObject([
-        { order_id: session.order_id, status: 'success', source: 'webhook' },
-        { order_id: session.order_id, status: 'success', source: 'webhook' },
+        { order_id: orderId, status: 'success', source: 'webhook' },
+        { order_id: orderId, status: 'success', source: 'webhook' },
       ]);
     });
 
     it('keeps twenty contradictions after the first, then says there were more, told once under its own id; settled, the order leaves the held list', async () => {
       const stack = await openStack(backend);
-      const session = await stack.openSession({ amount: 1000 });
-      await stack.pay(session.id);
-      const paid = await sandboxEvent(stack, session.order_id);
-      const refund = { ...operationEvent(paid, 'refund', 3), status_code: '1004' };
-      await postOk(stack, refund);
+      const { orderId, refund } = await refundToldByGateway(stack);
       // 23 distinct restatements of the refund: 3.01 UAH, 3.02 UAH, …
       for (let n = 1; n <= 23; n += 1) expect(await postOk(stack, { ...refund, amount: (300 + n) / 100 })).toMatchObject({ outcome: 'unmatched' });
-      const { order } = await orderOf(stack, session.order_id);
+      const { order } = await orderOf(stack, orderId);
       expect(order.discrepancy.restated_operation).toMatchObject({ reported_amount: 301 });
       expect(order.discrepancy.later.map((report: Json) => report.restated_operation.reported_amount)).toEqual(Array.from({ length: 20 }, (_, index) => 302 + index));
       expect(order.discrepancy.later_truncated).toBe(true);
       // The first report, the 20 kept after it, the truncation: 22 changes, each told once; the 23rd report changes nothing.
       const told = stack.changes.filter((change) => change.kind === 'discrepancy').map((change) => change.id);
-      expect(told).toEqual([`discrepancy:${session.order_id}`, ...Array.from({ length: 21 }, (_, index) => `discrepancy:${session.order_id}#${index + 2}`)]);
+      expect(told).toEqual([`discrepancy:${orderId}`, ...Array.from({ length: 21 }, (_, index) => `discrepancy:${orderId}#${index + 2}`)]);
       const settle = (version: number, status: number) =>
-        stack.json('POST', `/api/orders/${session.order_id}/settle-discrepancy`, status, { admin: true, body: { note: 'Refunded 3.00 UAH; checked with the gateway', version } });
+        stack.json('POST', `/api/orders/${orderId}/settle-discrepancy`, status, { admin: true, body: { note: 'Refunded 3.00 UAH; checked with the gateway', version } });
       expect((await settle(21, 409)).error.code).toBe('discrepancy_changed');
       await settle(22, 200);
       expect((await stack.json('GET', '/api/orders?held=true', 200, { admin: true })).orders).toEqual([]);
