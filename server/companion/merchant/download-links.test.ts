@@ -142,7 +142,9 @@ describe('GET /api/exports/orders/link', () => {
     const session = (await stack.ledger.getPayment(hers))!.sessionId!;
     const link = await linkTo(stack, `/api/exports/orders/link?status=success&email=olena.koval%40example.com&customer_id=cust-olena-42&card_last4=4242&session_id=${session}`);
     expect(link.path).toMatch(/^\/api\/downloads\/orders\?status=success&sealed=[\w-]+&expires=\d+&signature=[\w-]{43}$/);
-    for (const named of ['olena', 'koval', 'cust-olena-42', '4242', session]) expect(decodeURIComponent(link.url)).not.toContain(named);
+    // The filters' part of the link: its host's port and its expiry's digits may hold 4242 by chance.
+    const filters = decodeURIComponent(link.path.replace(/&expires=.*$/, ''));
+    for (const named of ['olena', 'koval', 'cust-olena-42', '4242', session]) expect(filters).not.toContain(named);
     const text = await (await follow(link.url)).text();
     expect(text).toContain(`"${hers}"`);
     expect(text).not.toContain(`"${other}"`);
