@@ -141,6 +141,8 @@ test('with text twice as large on a phone, the checkout and the result page do n
   await checkout.open([{ product: ESPRESSO.product, quantity: 1 }]);
   await largeText(page);
   await expect(page.getByRole('button', { name: 'Continue to payment' })).toBeVisible();
+  // The words themselves twice as large, not only what is sized in rem: at 16 px they fitted by not growing.
+  expect(await page.locator('body').evaluate((body) => getComputedStyle(body).fontSize), 'the checkout’s text').toBe('32px');
   await expectNoSideways(page, 'the checkout’s details');
 
   await checkout.continueToPayment();
@@ -220,6 +222,8 @@ test('with the browser’s own text size twice as large on a laptop, the back of
   await largeBrowserText(page);
   await page.setViewportSize({ width: 1280, height: 800 });
   await backOffice.open();
+  // Its words twice as large, as its headings and tiles (in rem) are: not kept at 16 px.
+  expect(await page.locator('body').evaluate((body) => getComputedStyle(body).fontSize), 'the back office’s text').toBe('32px');
   await expectNoSideways(page, 'the back office');
   // Each figure's label within its tile: four tiles beside each other on 392 px ran into each other.
   const spilt = await page.locator('.kpis > *').evaluateAll((tiles) => tiles.filter((tile) => tile.scrollWidth > tile.clientWidth).map((tile) => tile.textContent!.trim()));
