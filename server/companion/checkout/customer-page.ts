@@ -37,11 +37,12 @@ export function sendPage(c: Context<CompanionEnv>, language: PageLanguage, conte
   c.header('Content-Language', language);
   c.header('Vary', 'Accept-Language');
   const { heading, text, link, refreshSeconds } = content;
-  // overflow-wrap: a description or id with no spaces must not widen a phone's page.
+  // overflow-wrap: a description or id with no spaces must not widen a phone’s page. In rem, the
+  // text grows with the reader’s own text size (16px at the default).
   return c.html(html`<!doctype html>
 <html lang="${language}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${refreshSeconds ? html`<meta http-equiv="refresh" content="${refreshSeconds}">` : ''}<title>${heading}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a;overflow-wrap:anywhere}</style></head>
+<style>body{font:1rem/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a;overflow-wrap:anywhere}</style></head>
 <body><main><h1>${heading}</h1><p>${text}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}</main></body>
 </html>`, status);
 }

@@ -51,6 +51,18 @@ describe('the customer pages in Chromium, on a phone, scripts off', () => {
     await page.close();
   });
 
+  it('grows its text with the browser’s own text size (WCAG 1.4.4), still within 320 px', async () => {
+    const stack = await open({ served: true });
+    const session = await stack.openSession({ customer: CUSTOMER, description: `Subscription-${'x'.repeat(70)}` });
+    await stack.pay(session.id, payBody({ card: card('rejected') }));
+    const page = await phone.newPage();
+    // Chrome's "Font size" setting, which a reader with low vision sets once for every site.
+    await (await phone.newCDPSession(page)).send('Page.setFontSizes', { fontSizes: { standard: 32 } });
+    await page.goto(`${stack.companionUrl}/checkout/return/${session.id}`);
+    expect(await page.evaluate(() => [getComputedStyle(document.querySelector('p')!).fontSize, document.documentElement.scrollWidth])).toEqual(['32px', 320]);
+    await page.close();
+  });
+
   it('shows a return that came before the outcome as being processed, and the outcome once it is known', async () => {
     const stack = await open({ served: true });
     stack.dropWebhooks = true; // only the return's own read of the order state can settle it
