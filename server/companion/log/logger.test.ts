@@ -96,4 +96,16 @@ describe('a log line', () => {
     }
     expect(lines.slice(0, 3).map((line) => (JSON.parse(line) as { origin: string }).origin)).toEqual(['\u0085', '\u2028', '\u2029'].map((mark) => `http://evil.example${mark}${forged}`));
   });
+
+  it('escapes the text-direction controls and DEL, so a value cannot make the line read otherwise than it is', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ sink: (line) => lines.push(line), level: 'debug' });
+    // Right-to-left override, isolates and their pop: a viewer would show "refund ok" backwards, or hide what follows.
+    const marks = ['\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u202a', '\u202c', '\u007f'];
+    for (const mark of marks) logger.warn('a page of another origin', { origin: `http://evil.example/${mark}ko dnufer` });
+    for (const [index, line] of lines.entries()) {
+      expect(line).not.toMatch(/[\u007f\u202a-\u202e\u2066-\u2069]/);
+      expect((JSON.parse(line) as { origin: string }).origin).toBe(`http://evil.example/${marks[index]!}ko dnufer`);
+    }
+  });
 });

@@ -119,12 +119,14 @@ function appendCapture(file: string, text: string): void {
 const HEAD_KEYS = ['time', 'level', 'msg'];
 
 /**
- * What JSON does not escape and a reader of the log does not take as text: the C1 controls
- * (U+0080–U+009F; a header's bytes 0x80–0x9f arrive so), which a terminal showing the log runs
- * as escape sequences (CSI U+009B clears the screen, OSC U+009D sets its title or a link), next
- * line among them; and the line and paragraph separators, line breaks to some readers.
+ * What JSON does not escape and a reader of the log does not take as text: DEL and the C1
+ * controls (U+007F–U+009F; a header's bytes 0x80–0x9f arrive so), which a terminal showing the
+ * log runs as escape sequences (CSI U+009B clears the screen, OSC U+009D sets its title or a
+ * link), next line among them; the line and paragraph separators, line breaks to some readers;
+ * and the text-direction embeddings, overrides and isolates, with which a value shows the rest of
+ * its line reordered (U+202A–U+202E, U+2066–U+2069).
  */
-const CONTROL_JSON_KEEPS = /[\u0080-\u009f\u2028\u2029]/;
+const CONTROL_JSON_KEEPS = /[\u007f-\u009f\u2028-\u2029\u202a-\u202e\u2066-\u2069]/;
 const CONTROLS_JSON_KEEPS = new RegExp(CONTROL_JSON_KEEPS.source, 'g');
 const escapedControl = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
