@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { amountsWrittenAsDecimals, overPreciseAmounts } from './written-amounts.js';
+import { amountsAsWritten, amountsWrittenAsDecimals } from './written-amounts.js';
 
-const fields = (json: string) => overPreciseAmounts(json).map((issue) => issue.field);
+const fields = (json: string) => amountsAsWritten(json).overPrecise.map((issue) => issue.field);
 
-describe('overPreciseAmounts', () => {
+describe('amountsAsWritten', () => {
   it('finds an amount a float wrote with all its digits, though JSON.parse reads it as 10.1', () => {
     const json = '{"pos_id":"x","amount":10.099999999999999,"currency":"UAH"}';
     expect(JSON.parse(json).amount).toBe(10.1);
-    expect(overPreciseAmounts(json)).toEqual([
+    expect(amountsAsWritten(json).overPrecise).toEqual([
       { field: 'amount', reason: expect.stringMatching(/^must have at most 2 decimal digits as written/) },
     ]);
   });
@@ -32,6 +32,14 @@ describe('overPreciseAmounts', () => {
   it('leaves an `amount` that is none of the interface\'s: a product\'s, a cryptogram\'s, an unknown field\'s', () => {
     expect(fields('{"products":[{"amount":0.125}],"cryptogram":{"amount":1.000},"meta":{"amount":1.234},"split":{"amount":1.234}}')).toEqual([]);
     expect(amountsWrittenAsDecimals('{"products":[{"amount":1.0000000000000001}],"split":[{"share":{"amount":1.00}}]}')).toEqual([]);
+  });
+
+  it('names the amounts written with an exponent that are not over-precise, apart', () => {
+    expect(amountsAsWritten('{"amount":1E+2,"charge_amount":1.0E7,"refund_amount":1e-3,"split":[{"amount":5e1}],"exp_month":1e0}')).toEqual({
+      overPrecise: [{ field: 'refund_amount', reason: expect.any(String) }],
+      withExponent: ['amount', 'charge_amount', 'split[0].amount'],
+    });
+    expect(amountsAsWritten('{"amount":100,"payment_id":"1e2b"}')).toEqual({ overPrecise: [], withExponent: [] });
   });
 
   it('reads a key written with escapes as the key it is', () => {

@@ -11,7 +11,7 @@ import { walkJsonText } from './json-text.js';
 
 /**
  * A number literal (after `:`, `,` or `[`) with three fraction digits or an exponent: nothing else
- * can be over-precise. Not any digit before an `e`: nearly every request's UUIDs have one, and
+ * can be over-precise or written with an exponent. Not any digit before an `e`: nearly every request's UUIDs have one, and
  * the scan would then run on them all.
  */
 const MAYBE_OVER_PRECISE = /[:,[]\s*-?\d+(?:\.\d{3}|(?:\.\d+)?[eE])/;
@@ -31,21 +31,34 @@ export function isAmountField(path: readonly PropertyKey[]): boolean {
   return path.length === 1 ? hasAmountName(first) : path.length === 3 && first === 'split' && typeof index === 'number' && last === 'amount';
 }
 
+/** How a request's JSON text writes its amounts (`amountsAsWritten`), each named by its path. */
+export interface WrittenAmounts {
+  /** Written with more fraction digits than the wire allows, an exponent applied (`10.099999999999999`, `1e-3`). */
+  readonly overPrecise: readonly FieldIssue[];
+  /** Written with an exponent, and not over-precise (`1E+2`, as Java prints round amounts). */
+  readonly withExponent: readonly string[];
+}
+
+const PLAINLY_WRITTEN: WrittenAmounts = { overPrecise: [], withExponent: [] };
+
 /**
- * One issue per amount field written with more fraction digits than the wire allows, named by
- * its path. `json` must be text `JSON.parse` accepted.
+ * The amount fields written with more fraction digits than the wire allows, and those written
+ * with an exponent: one look at the text, and one walk where a literal may be either. `json`
+ * must be text `JSON.parse` accepted.
  */
-export function overPreciseAmounts(json: string): FieldIssue[] {
-  if (!MAYBE_OVER_PRECISE.test(json)) return [];
-  const issues: FieldIssue[] = [];
+export function amountsAsWritten(json: string): WrittenAmounts {
+  if (!MAYBE_OVER_PRECISE.test(json)) return PLAINLY_WRITTEN;
+  const overPrecise: FieldIssue[] = [];
+  const withExponent: string[] = [];
   walkJsonText(json, {
     number(literal, key, path) {
-      if (hasAmountName(key) && writtenDecimals(literal[1], literal[2]) > WIRE_MAX_DECIMALS && isAmountField(path())) {
-        issues.push({ field: fieldPath(path()), reason: `must have at most ${WIRE_MAX_DECIMALS} decimal digits as written in the JSON, trailing zeros included (10.1000: write 10.10; 10.099999999999999: a float printed with all its digits)` });
-      }
+      if (!hasAmountName(key) || !isAmountField(path())) return;
+      if (writtenDecimals(literal[1], literal[2]) > WIRE_MAX_DECIMALS) {
+        overPrecise.push({ field: fieldPath(path()), reason: `must have at most ${WIRE_MAX_DECIMALS} decimal digits as written in the JSON, trailing zeros included (10.1000: write 10.10; 10.099999999999999: a float printed with all its digits)` });
+      } else if (literal[2] !== undefined) withExponent.push(fieldPath(path()));
     },
   });
-  return issues;
+  return { overPrecise, withExponent };
 }
 
 /** Fraction digits a literal writes once its exponent is applied: 1.005e1 → 2, 1e-3 → 3. */

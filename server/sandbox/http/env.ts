@@ -1,6 +1,6 @@
 /** The Hono environment of the sandbox app: Node's request objects when served over HTTP. */
 import type { HttpBindings } from '@hono/node-server';
-import type { FieldIssue } from '@payform/gateway/wire';
+import type { WrittenAmounts } from '@payform/gateway/wire';
 import type { Project } from '../config.js';
 import type { WarningNote } from '../inspector/notes.js';
 import type { RequestId } from '../inspector/request-log.js';
@@ -28,10 +28,8 @@ export interface SandboxEnv {
     warnings: readonly WarningNote[] | undefined;
     /** The JSON body as readJsonBody parsed it, so the inspector records it without parsing it again. */
     jsonBody: unknown;
-    /** Amounts the body's text writes with too many decimals, which its parsed value hides (written-amounts.ts). */
-    overPrecise: readonly FieldIssue[] | undefined;
-    /** Amounts the body's text writes with an exponent (1E+2), which its parsed value hides (exponent-amounts.ts). */
-    exponentAmounts: readonly string[] | undefined;
+    /** How the body's text writes its amounts (too many decimals, an exponent), which its parsed value hides (@payform/gateway's written-amounts.ts). */
+    writtenAmounts: WrittenAmounts | undefined;
     /**
      * The inspector's number for this request (inspector/recorder.ts), which handlers pass on as
      * the `cause` of what they change; undefined for a request it does not record (reads).

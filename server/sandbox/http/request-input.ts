@@ -9,11 +9,11 @@
  */
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import { amountsWrittenAsDecimals, overPreciseAmounts, parseWire, repeatedKeys } from '@payform/gateway/wire';
+import { amountsAsWritten, amountsWrittenAsDecimals, parseWire, repeatedKeys } from '@payform/gateway/wire';
 import type { MinorUnitFields, WireParse } from '@payform/gateway/wire';
 import { Refusal } from '../state/refusal.js';
 import type { SandboxEnv } from './env.js';
-import { amountsWithExponent, exponentReading } from './exponent-amounts.js';
+import { exponentReading } from './exponent-amounts.js';
 import { readLeniently } from './leniency.js';
 import type { Leniency } from './leniency.js';
 
@@ -67,8 +67,7 @@ export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?:
   const decimals = options.minorUnits ? amountsWrittenAsDecimals(text, options.minorUnits) : [];
   if (decimals.length > 0) throw Refusal.invalid(decimals);
   c.set('jsonBody', body);
-  c.set('overPrecise', overPreciseAmounts(text));
-  c.set('exponentAmounts', amountsWithExponent(text));
+  c.set('writtenAmounts', amountsAsWritten(text));
   return body;
 }
 
@@ -114,14 +113,14 @@ function readOrIssues<S extends z.ZodType>(c: Context<SandboxEnv>, schema: S, in
   const strict = c.get('project').strict;
   const read = readLeniently(schema, input, strict);
   const fromBody = input === c.get('jsonBody');
-  const exponent = exponentReading(fromBody ? (c.get('exponentAmounts') ?? []) : [], strict);
+  const amounts = fromBody ? c.get('writtenAmounts') : undefined;
+  const exponent = exponentReading(amounts?.withExponent ?? [], strict);
   c.set('leniency', merge(merge(c.get('leniency'), read.leniency), exponent.leniency));
-  const written = fromBody ? [...(c.get('overPrecise') ?? []), ...exponent.issues] : [];
+  const written = [...(amounts?.overPrecise ?? []), ...exponent.issues];
   const refused = read.success ? [] : read.issues;
   // The text's count matters only for an amount the schema took (10.099999999999999 reads as 10.1):
-  // one it refused already (10.123) is named once, not twice in one field's words and the text's;
-  // nor is one too precise (1E-3) named again for its exponent.
-  const overPrecise = written.filter(({ field }, index) => !refused.some((issue) => issue.field === field) && written.findIndex((other) => other.field === field) === index);
+  // one it refused already (10.123) is named once, not twice in one field's words and the text's.
+  const overPrecise = written.filter(({ field }) => !refused.some((issue) => issue.field === field));
   if (!read.success || overPrecise.length > 0) return { success: false, issues: [...overPrecise, ...refused] };
   return read;
 }

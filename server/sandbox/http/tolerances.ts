@@ -136,7 +136,7 @@ const notSentField: Tolerance = {
 
 // Only a string a number holds exactly: "0.100000000000000000001" is not read as 0.1, nor 400
 // nines as Infinity; nor an amount written with more fraction digits than the wire takes, "10.100"
-// as 10.1 (the number 10.100 is refused as written, overPreciseAmounts). Such a string is refused
+// as 10.1 (the number 10.100 is refused as written, amountsAsWritten). Such a string is refused
 // saying what is wrong with it.
 const numericString: Tolerance = {
   repair: ({ issue, value }) => {
