@@ -139,7 +139,7 @@ describe('RateLimiter', () => {
     for (let i = 0; i < 1_000; i += 1) limiter.take(`k${i}`);
     expect(limiter.size).toBe(1_000);
     now += 1_000;
-    expect(limiter.take('k0')).toEqual({ allowed: true, retryAfterMs: 1_000, justExceeded: false });
+    expect(limiter.take('k0')).toEqual({ allowed: true, retryAfterMs: 1_000, justExceeded: false, count: 1 });
     expect(limiter.size).toBe(1);
   });
 });

@@ -22,7 +22,7 @@ import { noteUnknownClient } from '../http/unknown-client.js';
 import type { CoolDown } from './client-declines.js';
 import { SESSION_ID } from './session-access.js';
 
-const UNCOUNTED: RateDecision = { allowed: true, retryAfterMs: 0, justExceeded: false };
+const UNCOUNTED: RateDecision = { allowed: true, retryAfterMs: 0, justExceeded: false, count: 0 };
 const TOO_MANY = 'Too many payment attempts; wait a moment and try again';
 
 export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {

@@ -40,6 +40,37 @@ describe('wrong admin tokens', () => {
     expect(warnings(), 'a new burst, a new warning').toHaveLength(2);
   });
 
+  it('hold the merchant back too past ten times the limit: a stranger at its address guesses no faster than that, and the error names the fix', async () => {
+    const clock = new TestClock();
+    const stack = await openStack({ clock, companion: { rateLimits: { wrongAdminTokens: 3, windowMs: 60_000 } } });
+    const orders = (token: string) => stack.request('GET', '/api/orders', { ip: GUESSER, headers: { Authorization: `Bearer ${token}` } });
+    expect((await orders(ADMIN_TOKEN)).status).toBe(200);
+    for (let guess = 0; guess < 30; guess += 1) await orders(`guess-${guess}`);
+    expect((await orders(ADMIN_TOKEN)).status, 'the merchant, thirty guesses beside it').toBe(200);
+    const errors = () => stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 'error' && /wrong bearer tokens/.test(entry.msg));
+    expect(errors()).toEqual([]);
+    await orders('guess-30');
+    const refused = await orders(ADMIN_TOKEN);
+    expect(refused.status, 'the right token, past thirty-one guesses').toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (let guess = 31; guess < 40; guess += 1) expect((await orders(`guess-${guess}`)).status).toBe(429);
+    expect(errors()).toHaveLength(1);
+    expect(errors()[0]).toMatchObject({ client: GUESSER, wrong_tokens: 31 });
+    expect(errors()[0].msg).toContain('PAYFORM_TRUST_PROXY');
+    // Another client is not held back by it, and the merchant passes again in the next window.
+    expect((await stack.request('GET', '/api/orders', { ip: '203.0.113.50', headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(200);
+    clock.advance(60_000);
+    expect((await orders(ADMIN_TOKEN)).status).toBe(200);
+  });
+
+  it('do not hold back a client that never held the token by the holders’ error: a stranger alone is refused from the limit on, and not said twice', async () => {
+    const clock = new TestClock();
+    const stack = await openStack({ clock, companion: { rateLimits: { wrongAdminTokens: 3, windowMs: 60_000 } } });
+    for (let guess = 0; guess < 40; guess += 1) await stack.request('GET', '/api/orders', { ip: GUESSER, headers: { Authorization: `Bearer guess-${guess}` } });
+    const lines = stack.logs.map((line) => JSON.parse(line)).filter((entry) => /wrong bearer tokens/.test(entry.msg));
+    expect(lines.map((entry) => entry.level)).toEqual(['warn']);
+  });
+
   it('let the merchant in past a stranger’s burst after a restart or on another instance: the ledger keeps who held the token', async () => {
     const clock = new TestClock();
     // Over HTTP on 127.0.0.1: the merchant's server and the stranger both come from this machine.

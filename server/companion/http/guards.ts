@@ -22,7 +22,8 @@ import { ApiProblem, retryAfterSeconds } from './problem.js';
  * token, at full speed), and the burst is logged once. A client that sent the right token
  * lately (`services.tokenHolders`, kept in the ledger across starts and instances) still passes:
  * on localhost or behind a proxy the merchant shares an address with strangers, and none of them
- * must lock the merchant out. The token
+ * must lock the merchant out by a few guesses — nor guess on unslowed behind it, so ten times the
+ * limit locks the holder out too (`holdersCeiling`), said as an error naming the fix. The token
  * itself is at least 16 characters (config). A client whose address is not known is not counted.
  */
 export function requireAdminToken(adminToken: string): MiddlewareHandler<CompanionEnv> {
@@ -48,10 +49,13 @@ export function requireBearer(
     if (match?.[1] && timingSafeEqual(digest(match[1]), expected)) {
       if (client === UNKNOWN_CLIENT) return next();
       const now = clock();
-      if (!tokenHolders.has(client, now)) {
-        const counted = wrongAdminTokens.check(client);
-        // Past the limit, a holder of before this start (the ledger's, read as it started) still passes.
-        if (!counted.allowed && !(await tokenHolders.heldBefore(client, now))) throw tooManyWrongTokens(counted.retryAfterMs);
+      const counted = wrongAdminTokens.check(client);
+      if (!counted.allowed) {
+        // Past the limit a holder passes (one of before this start too: the ledger's, read as it
+        // started), until the guesses beside it reach the holders' ceiling.
+        if (!(tokenHolders.has(client, now) || (await tokenHolders.heldBefore(client, now)))) throw tooManyWrongTokens(counted.retryAfterMs);
+        const ceiling = wrongAdminTokens.check(client, holdersCeiling(wrongAdminTokens.limit));
+        if (!ceiling.allowed) throw tooManyWrongTokens(ceiling.retryAfterMs);
       }
       tokenHolders.add(client, now);
       return next();
@@ -66,10 +70,24 @@ export function requireBearer(
     if (counted.allowed) throw refusal(header, match?.[1]);
     if (counted.justExceeded) {
       logger.warn('wrong bearer tokens (admin, metrics): client refused until the window ends', { client, retry_after_ms: counted.retryAfterMs });
+    } else if (counted.count === holdersCeiling(wrongAdminTokens.limit) + 1 && tokenHolders.has(client, clock())) {
+      logger.error(
+        'wrong bearer tokens (admin, metrics): so many from an address that also sent the right token lately that its right token is refused too until the window ends — ' +
+          'strangers share your server’s address (localhost, or a proxy PAYFORM_TRUST_PROXY does not name): name that proxy in PAYFORM_TRUST_PROXY, so that each client is counted apart',
+        { client, wrong_tokens: counted.count, retry_after_ms: counted.retryAfterMs },
+      );
     }
     throw tooManyWrongTokens(counted.retryAfterMs);
   };
 }
+
+/**
+ * Wrong tokens in a window past which a client that sent the right one lately is refused too. A
+ * stranger at its address (localhost, a proxy not trusted) guesses beside the merchant, and a 200
+ * among its 429s tells it which guess was right: this bounds its guesses a window, at the cost of
+ * the merchant's requests for the rest of that window once it is reached.
+ */
+const holdersCeiling = (limit: number): number => limit * 10;
 
 /** The least time between two lines about requests refused for a wrong token. */
 const REFUSAL_NOTICE_MS = 60_000;

@@ -11,6 +11,8 @@ export interface RateDecision {
   readonly retryAfterMs: number;
   /** The request that went past the limit: the first refused in its window (worth one log line). */
   readonly justExceeded: boolean;
+  /** Requests counted in the window so far. */
+  readonly count: number;
 }
 
 /** Enough for every client of one busy instance within a window; about 15 MB at most. */
@@ -31,6 +33,11 @@ export class RateLimiter {
     this.#maxKeys = maxKeys;
   }
 
+  /** Requests allowed for a key in each window, unless another limit is asked for. */
+  get limit(): number {
+    return this.#limit;
+  }
+
   /** Counters held. */
   get size(): number {
     return this.#windows.size;
@@ -47,7 +54,7 @@ export class RateLimiter {
       this.#windows.set(key, window);
     }
     window.count += 1;
-    return { allowed: window.count <= limit, retryAfterMs: window.endsAt - now, justExceeded: window.count === limit + 1 };
+    return { allowed: window.count <= limit, retryAfterMs: window.endsAt - now, justExceeded: window.count === limit + 1, count: window.count };
   }
 
   /** Takes back one request counted for `key` in the current window: one the server could not serve. */
@@ -56,12 +63,12 @@ export class RateLimiter {
     if (window && window.endsAt > this.#clock() && window.count > 0) window.count -= 1;
   }
 
-  /** Whether `key` is past its limit in the current window, without counting a request. */
-  check(key: string): RateDecision {
+  /** Whether `key` is past its limit (the limiter's own by default) in the current window, without counting a request. */
+  check(key: string, limit = this.#limit): RateDecision {
     const now = this.#clock();
     const window = this.#windows.get(key);
-    if (!window || window.endsAt <= now) return { allowed: true, retryAfterMs: 0, justExceeded: false };
-    return { allowed: window.count <= this.#limit, retryAfterMs: window.endsAt - now, justExceeded: false };
+    if (!window || window.endsAt <= now) return { allowed: true, retryAfterMs: 0, justExceeded: false, count: 0 };
+    return { allowed: window.count <= limit, retryAfterMs: window.endsAt - now, justExceeded: false, count: window.count };
   }
 
   // Every window lasts as long, so the ended ones are at the front: the cost is what is dropped.
