@@ -24,6 +24,8 @@ import type { CustomerField, SessionView } from './session-view.js';
 export interface Form extends CheckoutElement {
   brand?: Brand;
   inputs(): HTMLInputElement[];
+  /** Empties the fields, the first saved card chosen (`reset`). */
+  empty(): void;
   field(name: FieldName): HTMLInputElement | null;
   check(input: HTMLInputElement): Check;
   errors: Partial<Record<FieldName, FieldError>>;
@@ -277,12 +279,10 @@ export function reset(element: CheckoutElement): void {
   for (const forget of forgets.get(element) ?? []) forget();
   // Ready, confirming or waiting: the only phases in r, co or w.
   if (!isForm(element) || !/^(r|co|w)/.test(element.phase)) return;
-  const emptied = element.inputs().filter((input) => input.value);
-  for (const input of emptied) input.value = '';
   const { brand } = element;
-  Object.assign(element, { errors: {}, edited: {}, brand: undefined, invalid: false, complete: false, token: element.view?.saved_cards[0]?.token ?? '' });
+  Object.assign(element, { errors: {}, brand: undefined, invalid: false, complete: false });
   if (brand) emit(element, 'pay-brand-change', {});
-  for (const { name } of emptied) emit(element, 'pay-change', { field: name as FieldName, empty: true, complete: false, valid: true });
+  element.empty();
 }
 
 /** Of each form, what lets go of the typing held out of its fields, for the form's reset (`reset`). */

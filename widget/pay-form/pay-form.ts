@@ -159,6 +159,25 @@ export class PayForm extends CheckoutElement {
     if (view?.customer_fields.length) void loadCustomerChecks(unserved(this));
   }
 
+  /**
+   * Empties the fields and chooses the first saved card again, telling the page of each field
+   * emptied: the merchant's form was reset. Here, not in the paying chunk: before that chunk came
+   * the fields were all there was to reset; once it has, its `reset` clears what it keeps besides.
+   * @internal
+   */
+  empty(): void {
+    const emptied = this.inputs().filter((input) => input.value);
+    for (const input of emptied) input.value = '';
+    Object.assign(this, { edited: {}, token: this.view?.saved_cards[0]?.token ?? '' });
+    for (const { name } of emptied) emit(this, 'pay-change', { field: name as FieldName, empty: true, complete: false, valid: true });
+  }
+
+  /** @internal */
+  override formResetCallback(): void {
+    if (paying) super.formResetCallback();
+    else this.empty();
+  }
+
   /** @internal */
   inputs(): HTMLInputElement[] {
     return [...this.renderRoot.querySelectorAll<HTMLInputElement>('[part~=input]')];
