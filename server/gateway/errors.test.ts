@@ -146,6 +146,18 @@ describe('maskFreeText', () => {
     ['\u0421VV 864', '\u0421VV [cvv]'],
     ['the security number is 864', 'the security number is [cvv]'],
     ['код безопасности 864', 'код безопасности [cvv]'],
+    // Spelt a digit at a time, and named in other languages.
+    ['cvv 7 3 7, room 1402', 'cvv [cvv], room [cvv]'],
+    ['CVV:\u00a01 2 3 4', 'CVV:\u00a0[cvv]'],
+    ['Kartenprüfnummer: 737', 'Kartenprüfnummer: [cvv]'],
+    ['Kartenpru\u0308fnummer 737', 'Kartenpru\u0308fnummer [cvv]'],
+    ['Sicherheitscode 737', 'Sicherheitscode [cvv]'],
+    ['cryptogramme visuel 737', 'cryptogramme visuel [cvv]'],
+    ['Code de sécurité : 737', 'Code de sécurité : [cvv]'],
+    ['Kod zabezpieczający 737', 'Kod zabezpieczający [cvv]'],
+    ['código de seguridad 737', 'código de seguridad [cvv]'],
+    ['codigo de segurança 737', 'codigo de segurança [cvv]'],
+    ['codice di sicurezza 737', 'codice di sicurezza [cvv]'],
   ])('masks every 3–4-digit run of a text naming a CVV but those of its dates and times: %s', (text, masked) => {
     expect(maskFreeText(text)).toBe(masked);
   });
@@ -173,6 +185,7 @@ describe('maskFreeText', () => {
 
   it('keeps a text that names no CVV as written, card numbers aside', () => {
     expect(maskFreeText('Invoice 4711, room 1402, 2026-11-29')).toBe('Invoice 4711, room 1402, 2026-11-29');
+    expect(maskFreeText('Aisle 7 3 7, gate 1 2 3 4 5')).toBe('Aisle 7 3 7, gate 1 2 3 4 5');
     expect(maskFreeText('Order 4242 4242 4242 4242, room 1402')).toBe('Order [card number], room 1402');
     // A customer's id is CID too: read as a code only after a card number.
     expect(maskFreeText('Call back CID 1234, ticket 5678')).toBe('Call back CID 1234, ticket 5678');

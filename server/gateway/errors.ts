@@ -212,13 +212,16 @@ function maskNamed(value: unknown, named: boolean): unknown {
 }
 
 // `cvv`, `CVC2`, `csc`, `security code` (or number, but a social security number), `card
-// verification value`, Ukrainian `код безпеки`, Russian `код безопасности`, and as some forms write
+// verification value`, Ukrainian `код безпеки`, Russian `код безопасности`, German `Sicherheitscode`
+// and `Kartenprüfnummer`, French `code de sécurité` and `cryptogramme`, Polish `kod
+// zabezpieczający`, Spanish and Portuguese `código de seguridad` and `de segurança`, Italian
+// `codice di sicurezza` (the widget's own labels among them), and as some forms write
 // it: `C.V.V.`, `c v v`; `CVN`, `CV2`, `CVD`, `CAV2` or `card code` with its digits, or quoted whole
 // as a JSON key or field name (alone, `CV2 4AA` is a Coventry postcode). Not an SMS's
 // "verification code", nor `CID`, which is as often a caller's or a customer's id. (`\s*(?:[:=#]\s*)?`:
 // two `\s*` around an optional mark made a run of spaces after `cv2` quadratic.)
 const CVV_MENTION =
-  /cvv|cvc|csc|security[\s_-]?code|(?<!social[\s_-]?)security[\s_-]?number|card[\s_-]?verification[\s_-]?(?:value|code)|код[\s_-]?(?:безпеки|безопасности)|квв|\bc\.v\.?[vc]|\bc[\s_-]{1,2}v[\s_-]{1,2}v\b|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*(?:[:=#]\s*)?["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"/i;
+  /cvv|cvc|csc|security[\s_-]?code|(?<!social[\s_-]?)security[\s_-]?number|card[\s_-]?verification[\s_-]?(?:value|code)|код[\s_-]?(?:безпеки|безопасности)|квв|sicherheitscode|prüfnummer|cryptogramme|code[\s_-]?de[\s_-]?s[ée]curit|kod[\s_-]?zabezpieczaj|c[oó]digo[\s_-]?de[\s_-]?segur|codice[\s_-]?di[\s_-]?sicurezza|\bc\.v\.?[vc]|\bc[\s_-]{1,2}v[\s_-]{1,2}v\b|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*(?:[:=#]\s*)?["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"/i;
 const NON_ASCII = /[^\0-\x7f]/;
 // What a reader does not see inside a word: format characters (a zero-width space in C\u200bV\u200bV),
 // marks, and the tags that style text (C<b>V</b>V). Any other tag breaks a line or a cell (`<br>`,
@@ -228,8 +231,12 @@ const OTHER_TAG = /<[^<>]*>/g;
 // Cyrillic and Greek letters drawn as c and v (`СVV` with a Cyrillic С), read as those.
 const LOOK_LIKE_C = /[сСϲϹ]/g;
 const LOOK_LIKE_V = /[ѵѴν]/g;
-// Any script's digits and their look-alikes: a CVV written ９８７ or ⁹⁸⁷ is one too.
-const SHORT_CODE = new RegExp(String.raw`(?<!${ANY_DIGIT})${ANY_DIGIT}{3,4}(?!${ANY_DIGIT})`, 'gu');
+// Any script's digits and their look-alikes: a CVV written ９８７ or ⁹⁸⁷ is one too, and so is one
+// spelt a digit at a time (`7 3 7`), which a run of digits alone would miss.
+const SHORT_CODE = new RegExp(
+  String.raw`(?<!${ANY_DIGIT})${ANY_DIGIT}{3,4}(?!${ANY_DIGIT})|(?<!${ANY_DIGIT}[ \xa0]?)${ANY_DIGIT}(?:[ \xa0]${ANY_DIGIT}){2,3}(?![ \xa0]?${ANY_DIGIT})`,
+  'gu',
+);
 /** Three digits at least, however written: the fewest a CVV has, and a card number has more. */
 const THREE_DIGITS = new RegExp(String.raw`${ANY_DIGIT}(?:.*?${ANY_DIGIT}){2}`, 'su');
 
