@@ -173,6 +173,13 @@ describe('reading orders', () => {
       created_from: 'must be an ISO 8601 date-time with its offset: its + reads as a space in a query string, write it %2B (2026-11-01T00:00:00%2B02:00)',
     });
     expect(await ids(`created_from=2026-11-01T00:00:00%2B02:00&limit=1`)).toHaveLength(1);
+    // An offset without its colon, as strftime's %z writes it (Ruby's Time#to_s, PHP's DATE_ISO8601):
+    // it has an offset, so the reason says what is wrong with it, on the stats' periods too.
+    const colonless = 'must be an ISO 8601 date-time with its offset written +02:00, with a colon, not +0200 as strftime’s %z writes it (2026-11-01T00:00:00%2B02:00)';
+    for (const written of ['2026-11-01T00:00:00%2B0200', '2026-11-01T00:00:00.123-0500', '2026-11-01%2000:00:00%20%2B0000']) {
+      expect((await stack.json('GET', `/api/orders?created_from=${written}`, 400, { admin: true })).error.fields).toEqual({ created_from: colonless });
+    }
+    expect((await stack.json('GET', '/api/stats/money?from=2026-11-01T00:00:00%2B0200', 400, { admin: true })).error.fields).toEqual({ from: colonless });
     // Before 1970, what the ledger counts from: said so, on the journal as on the list.
     const early = encodeURIComponent('0001-01-01T00:00:00Z');
     expect((await stack.json('GET', `/api/orders?created_from=${early}`, 400, { admin: true })).error.fields).toEqual({ created_from: 'must be 1970-01-01T00:00:00Z or later' });
