@@ -58,6 +58,13 @@ describe('text no field can store as sent', () => {
     expect((await response.json()).error.fields).toEqual({ description: 'must be UTF-8 text (bytes that are not were sent, or U+FFFD)' });
   });
 
+  it('says null is no value an optional field takes: Ruby’s nil, Python’s None as their encoders write them', async () => {
+    expect(await refused(JSON.stringify({ ...session, customer: null, order_id: null }))).toEqual({
+      customer: 'must be an object, not null (an optional field is left out for none)',
+      order_id: 'must be a string, not null (an optional field is left out for none)',
+    });
+  });
+
   it('names a key that may be a card number as every refusal does: never echoing it', async () => {
     expect(await refused(`{"amount":100,"currency":"UAH","description":"Tea","customer":{"4242424242424242":"a\\u0000"}}`)).toEqual({ 'customer.*': 'must not contain NUL characters' });
   });

@@ -99,12 +99,12 @@ export function describeIssues(issues: readonly FieldIssue[]): string {
  * Reasons phrased for people, for the issues zod raises by itself. Messages set on a schema
  * (custom rules, "is not sent in hosted mode") take precedence over this map.
  */
-export const wireErrorMap: z.core.$ZodErrorMap = (issue) => reasonOf(issue, phpShape);
+export const wireErrorMap: z.core.$ZodErrorMap = (issue) => reasonOf(issue, sentShape);
 
 /** The same reasons for what the gateway sent: no fix for PHP's shapes, which only a request's sender can apply. */
 const answerErrorMap: z.core.$ZodErrorMap = (issue) => reasonOf(issue, () => '');
 
-function reasonOf(issue: Parameters<z.core.$ZodErrorMap>[0], hint: typeof phpShape): string | undefined {
+function reasonOf(issue: Parameters<z.core.$ZodErrorMap>[0], hint: typeof sentShape): string | undefined {
   const missing = issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value';
   if (missing && issue.input === undefined) return 'is required';
   switch (issue.code) {
@@ -142,11 +142,14 @@ function reasonOf(issue: Parameters<z.core.$ZodErrorMap>[0], hint: typeof phpSha
 }
 
 /**
- * PHP's json_encode writes an empty map as `[]`, and a list with a gap (array_filter, unset) as
- * `{"1":…}`: the kind alone ("must be an object") reads as nonsense to whoever sent a PHP array,
- * so those two shapes are named with their fix.
+ * What a request's sender wrote, where it is a language's way of writing something else, named
+ * with its fix. `null`: Ruby's nil, Python's None, PHP's null, which their encoders write for a
+ * field meant to have no value, where an optional field takes none by being left out. PHP's
+ * json_encode writes an empty map as `[]`, and a list with a gap (array_filter, unset) as
+ * `{"1":…}`: the kind alone ("must be an object") reads as nonsense to whoever sent a PHP array.
  */
-function phpShape(expected: string, input: unknown): string {
+function sentShape(expected: string, input: unknown): string {
+  if (input === null) return ', not null (an optional field is left out for none)';
   if ((expected === 'object' || expected === 'record') && Array.isArray(input) && input.length === 0) {
     return ", not [] (PHP's json_encode writes an empty array so: send (object) [] for {})";
   }

@@ -138,7 +138,7 @@ describe('null in an optional field (an SDK sends every unset field as null)', (
 
   it('is refused by a strict project, naming each field and the strict rule', async () => {
     expect(await violations(await send('strict', 'POST', 'payment', directPurchase('strict', nulls)))).toEqual(
-      expect.arrayContaining([{ field_name: 'customer_id', violation: 'must be a string' }, { field_name: 'payload', violation: 'must be a string' }]),
+      expect.arrayContaining(['customer_id', 'payload'].map((field_name) => ({ field_name, violation: 'must be a string, not null (an optional field is left out for none)' }))),
     );
     const notes = await notesOf('/api/v1/payment');
     expect(notes.find((note) => note.field === 'customer_id')).toMatchObject({ kind: 'refused', rule: expect.stringContaining('strict') });
