@@ -158,6 +158,27 @@ describe('a request that arrives too slowly', () => {
   });
 });
 
+describe('a request whose chunked body breaks off in a way no HTTP allows', () => {
+  it('is answered at once in the error envelope, not held until the request timeout as a slow one', async () => {
+    const { port } = await start({ requestTimeoutMs: 10_000 });
+    const { adminToken } = loopbackSettings();
+    const head = `POST /api/checkout/sessions HTTP/1.1\r\nHost: shop\r\nAuthorization: Bearer ${adminToken}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    // The client keeps its side open, as one waiting for its answer does: 2 s is answer enough.
+    const noSize = await exchange(port, [`${head}zz\r\n{}\r\n0\r\n\r\n`, ''], 2_000);
+    expect(noSize.status).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(noSize.body).error.code).toBe('malformed_request');
+    const longExtensions = await exchange(port, [`${head}2;${'x'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`, ''], 2_000);
+    expect(longExtensions.status).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(JSON.parse(longExtensions.body).error.code).toBe('chunk_extensions_too_large');
+    expect(refusals(/refused with 408/)).toEqual([]);
+    expect(refusals(/bytes that were no request/)).toEqual([]);
+    expect(refusals(/not well-formed HTTP/).map((line) => line.level)).toEqual(['warn']);
+    // The route that waited for the body saw its client go, no failure of its own.
+    expect(memory.lines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+    expect((await fetch(`${companion!.url}/healthz`)).status).toBe(200);
+  });
+});
+
 describe('a request whose Host no URL can hold', () => {
   it('is answered 400 invalid_host in the error envelope, warned of once, and the server goes on', async () => {
     const { port } = await start();

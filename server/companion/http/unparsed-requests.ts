@@ -67,8 +67,11 @@ export class UnparsedRequests {
       // Bytes that are no request after one being answered (a body longer than its length, data
       // past `Connection: close`): that request runs, so its own answer goes out — a 400 in its
       // place would tell a refund that was made as refused — and the connection closes after it.
+      // A request not yet received whole broke in its own body (a chunk size that is no number):
+      // its route waits for a body that never comes, so it is refused here and now, not at the
+      // request timeout as a slow one.
       const inFlight = (socket as { _httpMessage?: ServerResponse })._httpMessage;
-      if (inFlight && !inFlight.writableFinished && refusal.status !== 408) {
+      if (inFlight && !inFlight.writableFinished && refusal.status !== 408 && inFlight.req.complete) {
         this.#tell(STRAY_BYTES, { parser: error.code ?? 'unknown' });
         inFlight.shouldKeepAlive = false;
         return void inFlight.once('close', () => socket.destroy());
