@@ -515,6 +515,10 @@ describe('startCompanion', () => {
       expect(tooLarge.head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
       expect(JSON.parse(tooLarge.body)).toEqual({ error: { code: 'headers_too_large', message: expect.stringMatching(/larger than this server accepts \(\d+ bytes\)/) } });
       await rawExchange(companion.port, `GET / HTTP/1.1\r\nHost: shop\r\n${cookies}\r\n\r\n`);
+      // A HEAD's answer ends with its headers: a body there would be read as the next answer.
+      const headTooLarge = await rawExchange(companion.port, `HEAD /api/checkout/sessions/cs_1 HTTP/1.1\r\nHost: shop\r\n${cookies}\r\n\r\n`);
+      expect(headTooLarge.head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+      expect(headTooLarge.body).toBe('');
       const malformed = await rawExchange(companion.port, 'NOT HTTP AT ALL\r\n\r\n');
       expect(malformed.head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
       expect(JSON.parse(malformed.body).error.code).toBe('malformed_request');
@@ -545,7 +549,7 @@ describe('startCompanion', () => {
       // A client that goes away with half a request sent is no broken request.
       await rawExchange(companion.port, 'GET /healthz HTTP/1.1\r\nHost: sh');
       const told = memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => /refused with (431|400|408)/.test(line.msg));
-      expect(told.map((line) => line.level)).toEqual(['warn', 'debug', 'warn']);
+      expect(told.map((line) => line.level)).toEqual(['warn', 'debug', 'debug', 'warn']);
       expect(told[0]!.msg).toContain('NODE_OPTIONS=--max-http-header-size');
       // The companion goes on serving.
       expect((await fetch(`http://127.0.0.1:${companion.port}/healthz`)).status).toBe(200);

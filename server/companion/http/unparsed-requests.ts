@@ -80,7 +80,7 @@ export class UnparsedRequests {
       // preconnect) and may never use it. Answered all the same, told only at debug.
       if (refusal.status === 408 && (socket as Partial<Socket>).bytesRead === 0) this.logger()?.debug(IDLE_CONNECTION, { status: 408 });
       else this.#tell(refusal, { parser: error.code ?? 'unknown' });
-      if (socket.writable && !inFlight?.headersSent) socket.write(this.#rawAnswer(refusal.status, refusal.code, refusal.message));
+      if (socket.writable && !inFlight?.headersSent) socket.write(this.#rawAnswer(refusal.status, refusal.code, refusal.message, headAsked(error)));
       socket.destroy(error);
     });
     // Node answers an Expect it does not know (anything but 100-continue) with a bare 417 and no
@@ -127,13 +127,16 @@ export class UnparsedRequests {
     log[refusal.status >= 500 ? 'error' : unsaid ? 'warn' : 'debug'](refusal.warning, { status: refusal.status, ...context });
   }
 
-  /** A whole HTTP/1.1 answer in the error envelope, written to a socket no response object has. */
-  #rawAnswer(status: number, code: string, message: string): string {
+  /**
+   * A whole HTTP/1.1 answer in the error envelope, written to a socket no response object has;
+   * `bodiless` for a HEAD, whose answer ends with its headers (the length they give is the GET's).
+   */
+  #rawAnswer(status: number, code: string, message: string, bodiless = false): string {
     const body = JSON.stringify(problemBody(code, message));
     const security = Object.entries(this.security).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     return (
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${security}Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`
+      `${security}Cache-Control: no-store\r\nConnection: close\r\n\r\n${bodiless ? '' : body}`
     );
   }
 }
@@ -190,6 +193,16 @@ function unbuiltRefusal(error: RequestError): Refusal {
         message: 'The request’s target is not a path this server accepts (a backslash, or no leading /)',
         warning: 'a request whose target is not a plain path (a backslash in it, `*`, or an absolute URL that does not parse) was refused with 400 before any route saw it: a client or proxy in front sends broken requests',
       };
+}
+
+/**
+ * Whether what failed to parse opens a HEAD request (its request line in the refused packet, as a
+ * request written at once has it): a body after that answer's headers is no part of it, and a
+ * client reads it as garbage — Node's own client as a parse error, never seeing the status.
+ */
+function headAsked(error: NodeJS.ErrnoException): boolean {
+  const raw = (error as { rawPacket?: unknown }).rawPacket;
+  return raw instanceof Uint8Array && Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.length, 5)).toString('latin1') === 'HEAD ';
 }
 
 /**
