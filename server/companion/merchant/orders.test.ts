@@ -39,6 +39,8 @@ describe('reading orders', () => {
     // Too large is said as such, however many digits: not as no whole number.
     for (const limit of ['10000', '9'.repeat(40)]) expect((await stack.json('GET', `/api/orders?limit=${limit}`, 400, { admin: true })).error.fields).toEqual({ limit: 'must be at most 200' });
     expect((await stack.json('GET', '/api/orders?limit=1e3', 400, { admin: true })).error.fields).toEqual({ limit: 'must be a whole number' });
+    // A whole number below the least is refused as such: -1 is a whole number.
+    expect((await stack.json('GET', '/api/orders?limit=-1', 400, { admin: true })).error.fields).toEqual({ limit: 'must be at least 1' });
     expect((await stack.json('GET', '/api/orders?status=lost', 400, { admin: true })).error.fields.status).toBeDefined();
     expect((await stack.json('GET', '/api/orders?cursor=bogus', 400, { admin: true })).error.code).toBe('invalid_request');
     // A parameter given twice is said as such, not as a list that "must be a string".

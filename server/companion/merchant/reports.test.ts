@@ -113,7 +113,7 @@ describe('GET /api/changes', () => {
     const later = await stack.json('GET', `/api/changes?after=${start() + 3}`, 200, { admin: true });
     expect(later.changes).toHaveLength(1);
     expect(later.changes[0]).toMatchObject({ seq: start() + 4, source: 'gateway_answer', at: at(START) });
-    expect((await stack.json('GET', '/api/changes?after=-1', 400, { admin: true })).error.fields.after).toBe('must be a sequence number');
+    expect((await stack.json('GET', '/api/changes?after=-1', 400, { admin: true })).error.fields.after).toBe('must be at least 0');
     // A page's size is a count of changes, not a sequence number.
     expect((await stack.json('GET', '/api/changes?limit=abc', 400, { admin: true })).error.fields).toEqual({ limit: 'must be a whole number of changes' });
     for (const limit of [1001, 10_000]) expect((await stack.json('GET', `/api/changes?limit=${limit}`, 400, { admin: true })).error.fields.limit).toBe('must be at most 1000');
