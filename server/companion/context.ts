@@ -89,5 +89,12 @@ export interface CompanionEnv {
      * without one takes, and what a capture, void or refund reservation keeps as its request key.
      */
     keyedOrderId?: string;
+    /**
+     * The order this request concerns, once known: its request line names it beside the request
+     * id, so an answer's X-Request-Id (a 503 a proxy logged) leads to that order's lines, which
+     * name it. Set, not read from an async scope: Node 20's AsyncLocalStorage puts a hook on
+     * every promise (performance-history.md, "Seventeenth round").
+     */
+    payformOrderId?: string;
   };
 }

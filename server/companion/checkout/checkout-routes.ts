@@ -109,6 +109,7 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     const session = await ledger.createSession({ ttlSeconds: options.sessionTtlSeconds, ...request, ...(orderId ? { orderId } : {}) });
     knownSessions.keep(session);
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'open', source: 'merchant', at: clock() });
+    c.set('payformOrderId', session.orderId);
     c.get('logger').info('checkout session opened', { order_id: session.orderId, amount: session.amount, currency: session.currency });
     return c.json(createdSession(session, options), 201);
   });
@@ -162,6 +163,7 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
       fingerprint: request.fingerprint,
       pageUrl: request.page_url,
       client: { ip: ip ?? '0.0.0.0', accept: c.req.header('accept') ?? '*/*', userAgent: c.req.header('user-agent') ?? '' },
+      attempting: (orderId) => c.set('payformOrderId', orderId),
     });
     return c.json(answer);
   });
@@ -178,7 +180,7 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     const client = clientAddress(c, c.get('services').options.trustProxy) ?? UNKNOWN_CLIENT;
     const url = await c
       .get('services')
-      .hostedCheckouts.open(sessionId(c), customer, { pageUrl, client, acceptLanguage: c.req.header('accept-language') })
+      .hostedCheckouts.open(sessionId(c), customer, { pageUrl, client, acceptLanguage: c.req.header('accept-language'), attempting: (orderId) => c.set('payformOrderId', orderId) })
       .catch((error: unknown) => {
         if (!customer && !toldNoContact && error instanceof ApiProblem && error.code === 'customer_required') {
           toldNoContact = true;

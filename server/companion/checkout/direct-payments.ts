@@ -49,6 +49,8 @@ export interface DirectPayment {
   readonly client: PayingClient;
   /** The page paid from (the widget's `page_url`), checked: the return after 3-D Secure goes there. */
   readonly pageUrl?: string | undefined;
+  /** Told the order an attempt is made for, before it is sent: the request's line names it. */
+  readonly attempting?: (orderId: string) => void;
 }
 
 /** A customer's address nobody knows (the pay route's fallback too). */
@@ -223,6 +225,7 @@ export class DirectPayments {
    * — unless this attempt was sent before: then the duplicate may be its first send, landed late.
    */
   async #attempt(session: SessionTerms, payment: Payment, card: PayingCard, customer: CustomerDetails, request: DirectPayment, send: AttemptSend): Promise<PayAnswer> {
+    request.attempting?.(payment.orderId);
     // Kept before it is sent: a decision a webhook or a read brings (the answer lost) counts against the client too.
     const client = payerAddress(request);
     if (client !== undefined) this.#deps.reactions.awaitDecision(payment.orderId, client);

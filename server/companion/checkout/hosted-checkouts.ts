@@ -33,6 +33,8 @@ export interface HostedOpener {
   readonly pageUrl?: string | undefined;
   readonly client?: string | undefined;
   readonly acceptLanguage?: string | undefined;
+  /** Told the order a page is opened for: the request's line names it. */
+  readonly attempting?: (orderId: string) => void;
 }
 
 const tryAgain = () => new ApiProblem(503, 'gateway_unavailable', 'The payment page could not be opened; try again', undefined, { 'Retry-After': '2' });
@@ -51,6 +53,7 @@ export class HostedCheckouts {
     const { pageUrl, client } = from;
     const { ledger } = this.#deps;
     const session = await payableSession(ledger, sessionId, 'hosted', this.#deps.options.tokenizer !== undefined);
+    from.attempting?.(session.orderId);
     const live = session.payment && holdsSession(session.payment) ? session.payment : undefined;
     if (live) return this.#pageOf(live);
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);

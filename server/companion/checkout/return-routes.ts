@@ -36,6 +36,7 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
     const id = c.req.param('id');
     let session = await ledger.getSession(id);
     if (!session) return notFoundPage(c, 'notFound');
+    c.set('payformOrderId', session.orderId);
     const open = session.status === 'processing' ? session.payment : null;
     let unread = open !== null && (unreadUntil.get(open.orderId) ?? 0) > clock();
     if (open && refreshes.take(id).allowed) {

@@ -41,7 +41,8 @@ export function logRequests(app: RoutedApp, ownProbe: (sent: string | undefined)
       own = new Set(app.routes.map(({ path }) => path));
     }
     const route = answeringRoute(matchedRoutes(c), own);
-    const fields = { method: c.req.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10, request_id: c.get('payformRequestId') };
+    const orderId = c.get('payformOrderId');
+    const fields = { method: c.req.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10, request_id: c.get('payformRequestId'), ...(orderId && { order_id: orderId }) };
     // c.get, not c.var: c.var copies every variable into a new object each time it is read.
     const logger = c.get('logger');
     if (abortedByClient(c)) {

@@ -19,7 +19,10 @@ export function chargeRoutes(): Hono<CompanionEnv> {
     const request = c.req.valid('json');
     // A charge without its own order id takes one derived from its Idempotency-Key: a retry of it
     // can then never charge again, and the merchant has an order id to look at.
+    const named = request.orderId ?? c.var.keyedOrderId;
+    if (named !== undefined) c.set('payformOrderId', named);
     const answer = await c.var.services.charges.charge(customer, c.req.param('card_id'), request, c.var.keyedOrderId);
+    c.set('payformOrderId', answer.order_id);
     return c.json(answer, 201);
   });
 

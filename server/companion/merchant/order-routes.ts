@@ -199,6 +199,7 @@ async function listedOrders(ledger: Ledger, payments: readonly Payment[], overCa
 function orderId(c: Context<CompanionEnv>): string {
   const id = c.req.param('order_id') ?? '';
   if (!OrderId.safeParse(id).success) throw ApiProblem.notFound('The order', 'order_not_found');
+  c.set('payformOrderId', id);
   return id;
 }
 

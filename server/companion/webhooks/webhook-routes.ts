@@ -107,6 +107,7 @@ export function webhookRoutes(secrets: WebhookSecrets, background: InFlight): Ho
       throw new ApiProblem(401, 'invalid_signature', 'The webhook signature does not match');
     }
     const read = readEvent(data, gateway.posId, options.sandboxOrigin, log, () => metrics.webhook('unreadable'));
+    c.set('payformOrderId', read.orderId);
     const ingest = await ledger.ingestEvent(read);
     const outcome = deliveryOutcome(ingest);
     metrics.webhook(outcome);

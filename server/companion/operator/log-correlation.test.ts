@@ -1,0 +1,54 @@
+// An operator handed an X-Request-Id (a merchant's failed call, a proxy's log line) must find the
+// order that request concerned, and from it the order's lines: the request line named only its
+// route and request id, and a payment's lines only their order id, so with two instances behind
+// a balancer only the time joined them (an operator's night, 2026-12-02: a 503 during a gateway
+// outage could not be told from the next one's). The request line names its order now.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createStack, payBody } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+type Line = Record<string, unknown>;
+const lines = (): Line[] => stack!.logs.map((line) => JSON.parse(line) as Line);
+/** The request line of the answer that carried `response`'s X-Request-Id. */
+const requestLine = (response: Response): Line | undefined => lines().find((line) => line.msg === 'request' && line.request_id === response.headers.get('x-request-id'));
+
+describe('a request’s line', () => {
+  it('names the order it concerned: the session opened, the payment, the webhook after it, an operation on it', async () => {
+    stack = await createStack({ served: true });
+    const opened = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g', order_id: 'tea-1', method: 'auth' } });
+    expect(opened.status).toBe(201);
+    const session = (await opened.json()) as { id: string };
+    expect(requestLine(opened)).toMatchObject({ route: '/api/checkout/sessions', order_id: 'tea-1' });
+    const paid = await stack.pay(session.id, payBody());
+    expect(paid.status).toBe(200);
+    expect(requestLine(paid)).toMatchObject({ route: '/api/checkout/sessions/:id/pay', order_id: 'tea-1' });
+    await stack.settleWebhooks();
+    expect(lines().find((line) => line.msg === 'request' && line.route === '/webhooks/gateway' && line.status === 200)).toMatchObject({ order_id: 'tea-1' });
+    const voided = await stack.request('POST', '/api/orders/tea-1/void', { admin: true });
+    expect(voided.status).toBe(200);
+    expect(requestLine(voided)).toMatchObject({ route: '/api/orders/:order_id/void', order_id: 'tea-1' });
+  });
+
+  it('names it when the gateway cannot be reached, so the 503 leads to the order’s lines', async () => {
+    const unreachable = () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+    stack = await createStack({ gateway: { fetch: unreachable } });
+    const session = await stack.openSession({ order_id: 'tea-2' });
+    const paid = await stack.pay(session.id as string, payBody());
+    expect(paid.status).toBe(503);
+    expect(requestLine(paid)).toMatchObject({ order_id: 'tea-2' });
+    expect(lines().filter((line) => line.msg !== 'request' && line.order_id === 'tea-2').length, 'the order’s own lines').toBeGreaterThan(0);
+  });
+
+  it('names none where the request concerned no order', async () => {
+    stack = await createStack();
+    const listed = await stack.request('GET', '/api/orders', { admin: true });
+    expect(listed.status).toBe(200);
+    expect(requestLine(listed)).not.toHaveProperty('order_id');
+  });
+});
