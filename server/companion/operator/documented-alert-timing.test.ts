@@ -3,15 +3,14 @@
 // says a failover's blink is no page, yet its increase() over 2 minutes held a restart's second of
 // refused calls for 2 minutes and its `for: 1m` was met: an operator's PostgreSQL restart
 // (2026-12-02, 1 s, five refused calls over two instances) paged for a minute. Needs promtool
-// (Debian's prometheus package); skipped, and said so, without it.
-import { execFileSync, spawnSync } from 'node:child_process';
+// (Debian's prometheus package), which .ci/ensure-tools installs wherever the suites run: not skipped.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const promtool = spawnSync('promtool', ['--version']).status === 0;
 const doc = (name: string) => readFileSync(fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url)), 'utf8');
 
 /** The `- alert: name` rule of a document's YAML blocks, as written (its comments and `for` included). */
@@ -58,6 +57,7 @@ function firing(rule: string, interval: string, series: Record<string, string>, 
       execFileSync('promtool', ['test', 'rules', join(dir, 'test.yml')], { stdio: 'pipe' });
       return false;
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('promtool is not installed: .ci/ensure-tools installs it (apt-get install prometheus)', { cause: error });
       const { stdout = '', stderr = '' } = error as { stdout?: Buffer; stderr?: Buffer };
       const output = `${String(stdout)}${String(stderr)}`;
       if (!output.includes(name)) throw error;
@@ -66,7 +66,7 @@ function firing(rule: string, interval: string, series: Record<string, string>, 
   });
 }
 
-describe.skipIf(!promtool)('the documented PayformDatabaseUnreachable, run by promtool', () => {
+describe('the documented PayformDatabaseUnreachable, run by promtool', () => {
   for (const document of ['companion.md', 'reliability.md']) {
     const rule = documentedRule(doc(document), 'PayformDatabaseUnreachable');
 

@@ -45,13 +45,13 @@ function verifiedAnswers(headers: readonly string[]): string[][] {
   try {
     output = execFileSync('ruby', ['-e', program], { input: JSON.stringify(headers), encoding: 'utf8' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('ruby is not installed: .ci/ensure-ruby installs it (apt-get install ruby)', { cause: error });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('ruby is not installed: .ci/ensure-tools installs it (apt-get install ruby)', { cause: error });
     throw error;
   }
   return JSON.parse(output) as string[][];
 }
 
-// Ruby is provisioned by .ci/ensure-ruby wherever the suites run: not skipped without it.
+// Ruby is provisioned by .ci/ensure-tools wherever the suites run: not skipped without it.
 describe('the guide’s Ruby receiver', () => {
   it('takes what the companion signs, any of several v1, and refuses the rest without raising', () => {
     const t = Math.floor(Date.now() / 1000);
