@@ -966,10 +966,39 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
     // does, and the focus the disabled button dropped comes back to where the customer left.
     addEventListener('pageshow', (event) => event.persisted && (restored(), void element.load().then(() => refocus(element))), { once: true });
     if (reason === '3ds') leftForBank(element.session);
+    stayed(element, url, reason);
     return true;
   }
   element.say(notice);
   return false;
+}
+
+/** How long a page that left for `url` may still be here before the element takes it as staying. */
+const STAYED_MS = 5_000;
+
+/**
+ * A page that never leaves for `url` — the customer stopped it (Esc, the Stop button), chose to
+ * stay on the shop's own "Leave site?" prompt — would say "Processing payment…" for ever, its
+ * button disabled. Still here (never hidden) a while on, the element offers the way on as to a
+ * frame's customer whose click was over: "Continue with your bank", or the pay button again to
+ * the hosted page. A slow page on its way meanwhile loses nothing: the button goes there too.
+ */
+function stayed(element: CheckoutElement, url: string, reason: Leaving): void {
+  const { session } = element;
+  let left = false;
+  addEventListener('pagehide', () => (left = true), { once: true });
+  setTimeout(() => {
+    if (left || element.session !== session || element.phase !== 'paying') return;
+    if (reason === '3ds') {
+      clickToLeave.add(session);
+      element.view = { ...element.view!, challenge_url: url };
+      return void element.poll();
+    }
+    hostedAtClick.set(element, { session, url });
+    element.phase = 'ready';
+    element.say('');
+    void refocus(element);
+  }, STAYED_MS);
 }
 
 /**

@@ -187,6 +187,26 @@ describe('hosted checkout', () => {
     }
   });
 
+  it('<pay-button> whose page never left for the hosted page (stopped, or the customer stayed) is pressable again, and goes there', async () => {
+    const { payButton, restore } = await leaving(await createSession());
+    try {
+      const left = oneEvent(payButton, 'pay-redirect');
+      button(payButton).focus();
+      await sendKeys({ press: 'Enter' });
+      await left;
+      // A hash of this page's address: the document stays, and hears no pagehide, as when the
+      // customer stops the navigation or stays on the shop's "Leave site?" prompt.
+      await waitUntil(() => !busy(button(payButton)), 'still processing, its button disabled', { timeout: 8000 });
+      expect(message(payButton)).to.equal('');
+      expect(payButton.shadowRoot!.activeElement, 'the focus on the button pressed').to.equal(button(payButton));
+      const again = oneEvent(payButton, 'pay-redirect');
+      button(payButton).click();
+      expect((await again).detail.url).to.match(/#hosted-page$/);
+    } finally {
+      restore();
+    }
+  });
+
   it('is what <pay-form> shows when the session allows hosted checkout only', async () => {
     const ready = await (async () => {
       const form = document.createElement('pay-form');
