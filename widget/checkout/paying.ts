@@ -1867,6 +1867,9 @@ async function recover(form: Form, error: unknown, moved: () => boolean, sent: b
     const view = await fetchView(form).catch(() => undefined);
     // The other session shows, never this payment's outcome or error (`pay`).
     if (moved()) return false;
+    // Waiting for its challenge: the answer that would have taken the customer there was lost, so
+    // going on with it is offered at once (`settled`), not after a minute of "Confirming…".
+    if (view?.challenge_url) clickToLeave.add(form.session);
     if (wentOn(form, view)) return refocus(form);
     // Neither the answer nor the session came back: it may well be paid. The page hears of the
     // error; the customer is shown the payment being confirmed (poll), never a form to pay again.

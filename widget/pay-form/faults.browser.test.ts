@@ -61,6 +61,20 @@ describe('<pay-form> when things go wrong', () => {
     expect(calls.filter(isPay).length).to.equal(1);
   });
 
+  it('offers the 3-D Secure challenge at once when the answer that would have taken the customer there was lost', async () => {
+    const form = await mount();
+    // The payment reaches the gateway, which waits for the bank's challenge; its answer is lost.
+    calls = watchFetch((call, pass) => (isPay(call) ? pass().then(() => Promise.reject(new TypeError('Failed to fetch'))) : undefined));
+    await payThrough(form, '4000000000003220');
+    // Not a minute of "Confirming your payment…" first: the customer never saw their bank's page.
+    await waitUntil(() => message(form) === 'Your bank is waiting for you to confirm the payment.', `said: ${message(form)}`, { timeout: 3000 });
+    expect(form.renderRoot.querySelector('#number'), 'no form to pay again with').to.equal(null);
+    const redirect = stay(form);
+    button(form).click();
+    expect((await redirect).detail).to.deep.include({ url: (await readView(form.session)).challenge_url, reason: '3ds' });
+    expect(calls.filter(isPay).length).to.equal(1);
+  });
+
   it('a payment that never reached the companion, confirmed while the session could not be read, comes back said and as typed', async () => {
     const form = await mount({ customer: { lname: 'Kovalenko', phone: '+380671234567' } });
     form.pollInterval = 50;
