@@ -29,11 +29,10 @@ export class Result {
 }
 
 /**
- * A session of UAH 420.00 paid on its result page with the 3-D Secure test card, the bank's page
- * not loaded (answered 204, which leaves the page as the customer left it, as a return into the
- * back/forward cache finds it; Chromium's headless shell keeps no page there): the challenge's address.
+ * A session of UAH 420.00 on its result page, the 3-D Secure test card typed in its form, ready to
+ * pay: the form.
  */
-export async function leftForTheBank(page: Page, request: APIRequestContext, stack: { readonly shop: string; readonly token: string }): Promise<string> {
+export async function challengedCard(page: Page, request: APIRequestContext, stack: { readonly shop: string; readonly token: string }): Promise<Locator> {
   const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
     headers: { Authorization: `Bearer ${stack.token}` },
     data: { amount: 42000, currency: 'UAH', description: 'Order 1042', customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' } },
@@ -44,6 +43,16 @@ export async function leftForTheBank(page: Page, request: APIRequestContext, sta
   await form.getByLabel('Card number').fill('4000 0000 0000 3220');
   await form.getByLabel('Expiry date').fill(`12/${String(new Date().getFullYear() + 3).slice(2)}`);
   await form.getByLabel('Security code').fill('123');
+  return form;
+}
+
+/**
+ * That card paid, the bank's page not loaded (answered 204, which leaves the page as the customer
+ * left it, as a return into the back/forward cache finds it; Chromium's headless shell keeps no
+ * page there): the challenge's address.
+ */
+export async function leftForTheBank(page: Page, request: APIRequestContext, stack: { readonly shop: string; readonly token: string }): Promise<string> {
+  const form = await challengedCard(page, request, stack);
   await page.route(/\/3ds\//, (route) => route.fulfill({ status: 204 }));
   const challenge = page.waitForRequest(/\/3ds\//);
   await form.getByRole('button', { name: /^Pay / }).click();

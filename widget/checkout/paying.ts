@@ -1194,7 +1194,7 @@ function unfollow(follower: CheckoutElement): void {
 const echoes = new WeakMap<CheckoutElement, SessionView>();
 
 const navigation = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
-/** The session this tab left for the bank's challenge with (sessionStorage: it outlives a reload). */
+/** The session this tab left for the bank's challenge with, or paid (sessionStorage: it outlives a reload). */
 const LEFT_FOR_BANK = 'payform:left-for-bank';
 /** This tab's storage, where the page may use it (not in a sandboxed frame, nor when it is full). */
 function tabStorage<T>(use: (storage: Storage) => T): T | undefined {
@@ -1284,7 +1284,8 @@ function restored(): void {
  * Whether the customer came back to `session`'s checkout without the bank's own return, so a
  * challenge it waits for is theirs to go on with: by the browser's Back or Forward, into a page the
  * back/forward cache kept (`go`), or by a reload after leaving for the bank from this tab (a page
- * may reload itself as that cache restores it). Not once this page pays anew.
+ * may reload itself as that cache restores it), or after paying from it (the answer that would
+ * have taken the customer there lost with the page). Not once this page pays anew.
  */
 const cameBack = (session: string): boolean =>
   !payingHere && (restoredFromCache || navigation === 'back_forward' || (navigation === 'reload' && tabStorage((storage) => storage.getItem(LEFT_FOR_BANK)) === session));
@@ -1798,6 +1799,8 @@ async function pay(form: Form): Promise<void> {
     if (!paid) return await leave(form, 'tokenizer_unreachable');
     sent = true;
     cardSent.add(form);
+    // A reload before the answer loses the redirect to a challenge: the page it brings offers it (`cameBack`).
+    leftForBank(session);
     const answered = await payment(form, paid);
     if (!moved()) answer(form, answered);
     else void paidAway(form, session, answered, view.order_id);
