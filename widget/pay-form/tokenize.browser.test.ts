@@ -146,6 +146,28 @@ describe('<pay-form> in tokenize mode', () => {
     expect(calls.filter((call) => call.url.endsWith('/pay'))).to.deep.equal([]);
   });
 
+  it('tells a customer offline so: no hosted page, which cannot load either, and no advice on the page’s policy', async () => {
+    const form = await mount({ merchant: 'tokenize' });
+    calls = watchFetch((call) => (call.url.endsWith('/sdk/tokenize') ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    const warn = console.warn;
+    const warned: string[] = [];
+    console.warn = (...args: unknown[]) => void warned.push(args.join(' '));
+    try {
+      const redirects: unknown[] = [];
+      form.addEventListener('pay-redirect', (event) => (event.preventDefault(), redirects.push(event)));
+      const error = oneEvent(form, 'pay-error');
+      autofill(form, card('4242424242424242'));
+      button(form).click();
+      expect((await error).detail.code).to.equal('network');
+      expect(redirects, 'sent to the hosted page').to.deep.equal([]);
+      expect(warned.filter((line) => line.includes('tokenizer')), 'told the page blocks the tokenizer').to.deep.equal([]);
+    } finally {
+      console.warn = warn;
+      delete (navigator as { onLine?: boolean }).onLine;
+    }
+  });
+
   it('goes to the hosted page when the tokenizer does not answer in time, instead of waiting on it for ever', async () => {
     const form = await mount({ merchant: 'tokenize' });
     // Time stands still: the test ends the tokenizer's time limit itself (each timeout signal is one the test can fire).

@@ -23,6 +23,8 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
     return { ...request, card: { token: await sealedCardToken({ url, widgetKey }, { number, expMonth, expYear, cvv }) } };
   } catch (error) {
     if (error instanceof TokenizerUnreachableError) {
+      // Offline, nothing is the page's to fix, and the hosted page would not load either.
+      if (!navigator.onLine) throw new CompanionError('network');
       // The developer learns why, fallback or not: a page whose Content-Security-Policy leaves the
       // tokenizer out, or whose origin the project does not take, looks to the fetch as a network
       // down does, and would send every customer away. A fetch the browser failed is told apart
