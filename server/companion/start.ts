@@ -757,7 +757,7 @@ function warnOfAnotherSandbox(baseUrl: string, sandboxOrigin: string | undefined
 }
 
 /**
- * `GET /metrics` alone, without a token, on an address of its own: bound where only the
+ * `GET /metrics` alone (and its HEAD), without a token, on an address of its own: bound where only the
  * operator's Prometheus reaches (127.0.0.1, a private interface), never the public port.
  */
 async function serveMetrics(composed: ComposedCompanion, address: { host: string; port: number }, companionPort: number): Promise<{ url: string; close(): Promise<void> }> {
@@ -767,7 +767,10 @@ async function serveMetrics(composed: ComposedCompanion, address: { host: string
   const security = securityHeaders(services.options.publicUrl);
   const server = httpServer(
     async (request) => {
-      if (requestAddress(request.url)?.pathname !== '/metrics' || request.method !== 'GET') return new Response('Not found\n', { status: 404, headers: security });
+      if (requestAddress(request.url)?.pathname !== '/metrics') return new Response('Not found\n', { status: 404, headers: security });
+      // A probe's HEAD (is the endpoint up?) is answered as the GET would be, without the scrape's reads.
+      if (request.method === 'HEAD') return new Response(null, { headers: { ...security, 'Content-Type': metrics.registry.contentType } });
+      if (request.method !== 'GET') return new Response('Method not allowed\n', { status: 405, headers: { ...security, Allow: 'GET, HEAD' } });
       const exposition = await metrics.exposition(ledger, services.clock(), services.outage.writesRefused);
       return new Response(exposition, { headers: { ...security, 'Content-Type': metrics.registry.contentType } });
     },

@@ -30,6 +30,11 @@ describe('PAYFORM_METRICS_ADDRESS', () => {
       companion.app.companion.services.outage.noticed(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
       expect(await (await fetch(companion.metricsUrl!)).text()).toContain('payform_ledger_up 0');
       expect((await fetch(companion.metricsUrl!.replace(/\/metrics$/, '/api/orders'))).status).toBe(404);
+      // A probe's HEAD finds it there, a POST is told the methods it takes.
+      const probed = await fetch(companion.metricsUrl!, { method: 'HEAD' });
+      expect([probed.status, probed.headers.get('content-type'), await probed.text()]).toEqual([200, expect.stringContaining('text/plain'), '']);
+      const posted = await fetch(companion.metricsUrl!, { method: 'POST' });
+      expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
       expect((await fetch(`${companion.url}/metrics`)).status).toBe(404);
     } finally {
       await companion.close();
