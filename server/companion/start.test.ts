@@ -1275,6 +1275,31 @@ withTestDatabase((url) => {
       }
     });
 
+    it('says a clock a minute or more off the database server’s, once, naming the fix; nothing for one that agrees', async () => {
+      const schema = freshSchemaName();
+      await withClient(url, (client) => client.query(`create schema ${schema}`));
+      const inSchema = new URL(url);
+      inSchema.searchParams.set('options', `-c search_path=${schema}`);
+      const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: inSchema.href, PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+      const startedWith = async (clock: () => number): Promise<string[]> => {
+        const memory = memorySink();
+        const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }), clock });
+        await companion.close();
+        return memory.lines.filter((line) => line.includes('clock'));
+      };
+      try {
+        expect(await startedWith(Date.now), 'a clock that agrees').toEqual([]);
+        const ahead = await startedWith(() => Date.now() + 35 * 60_000);
+        expect(ahead).toHaveLength(1);
+        expect(JSON.parse(ahead[0]!)).toMatchObject({ level: 'error', clock_offset_ms: expect.any(Number) });
+        expect(ahead[0]).toContain('clock is 35 min ahead of the database server');
+        expect(ahead[0]).toContain('timedatectl set-ntp true');
+        expect(await startedWith(() => Date.now() - 3 * 3_600_000)).toEqual([expect.stringContaining('clock is 3.0 h behind the database server')]);
+      } finally {
+        await dropSchema(url, schema);
+      }
+    });
+
     it('warns that a made-up admin token is this instance’s only, where instances share the ledger', async () => {
       const schema = freshSchemaName();
       await withClient(url, (client) => client.query(`create schema ${schema}`));

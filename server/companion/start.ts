@@ -34,6 +34,7 @@ import type { CompanionConfig, MillisecondsRule } from './config.js';
 import { kindOf, leftAloneNotice } from './environment.js';
 import type { EnvironmentInput } from './environment.js';
 import { checkAdminTokenAcrossInstances } from './admin-token-check.js';
+import { checkClock } from './clock-check.js';
 import { checkSharedSettings } from './shared-settings-check.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
@@ -386,6 +387,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   // A made-up token is warned of already where instances share a ledger (PostgreSQL).
   if (!settings.adminTokenGenerated) await checkAdminTokenAcrossInstances(ledger, settings.adminToken, logger);
   await checkSharedSettings(ledger, settings, logger);
+  await checkClock(ledger, logger);
   const sandboxOrigin = settings.sandboxOrigin ?? options.sandboxOrigin ?? localGatewayOrigin(baseUrl, settings.production, logger);
   warnOfAnotherSandbox(baseUrl, sandboxOrigin, logger);
   if (!settings.testMode && sandboxOrigin?.startsWith('http:')) {

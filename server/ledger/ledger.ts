@@ -11,7 +11,7 @@ import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
 import { settleDiscrepancy } from './held-orders.js';
-import { adminTokenStartedAt, claimGateway, claimPointOfSale, probeWrite, readLedgerId, recordAdminTokenCheck, recordSharedSettings, recordTokenHolder, tokenHolders } from './owner.js';
+import { adminTokenStartedAt, claimGateway, clockOffset, claimPointOfSale, probeWrite, readLedgerId, recordAdminTokenCheck, recordSharedSettings, recordTokenHolder, tokenHolders } from './owner.js';
 import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { giveUpInput, overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
@@ -279,6 +279,8 @@ export interface Ledger {
   claimGateway(origin: string, replace?: boolean): Promise<string>;
   /** Commits a write that changes nothing the ledger answers: whether the database takes writes now (owner.ts). */
   probeWrite(): Promise<void>;
+  /** How far this instance's clock is ahead of the database server's, in ms; undefined for SQLite (owner.ts). */
+  clockOffset(): Promise<number | undefined>;
   /** Records a keyed hash of an instance's admin token; answers the one recorded before (owner.ts). */
   recordAdminTokenCheck(check: string): Promise<string | undefined>;
   /** When an instance last started with the admin token this keyed hash names, within 30 days (owner.ts). */
@@ -381,6 +383,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     claimPointOfSale: (posId, handoverFrom) => claimPointOfSale(ctx, posId, handoverFrom),
     claimGateway: (origin, replace) => claimGateway(ctx, origin, replace),
     probeWrite: () => probeWrite(ctx),
+    clockOffset: () => clockOffset(ctx),
     recordAdminTokenCheck: (check) => recordAdminTokenCheck(ctx, check),
     recordSharedSettings: (settings) => recordSharedSettings(ctx, settings),
     adminTokenStartedAt: (check) => adminTokenStartedAt(ctx, check),

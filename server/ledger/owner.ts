@@ -3,6 +3,7 @@
 // its gateway about them, finds nothing, and ends them as never sent while the customer may still
 // be paying at the other one. The first companion to open the ledger names its point of sale.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { LedgerContext } from './context.js';
 
 const POINT_OF_SALE = 'pos_id';
@@ -141,6 +142,20 @@ const WRITE_PROBE = 'write_probe';
 export async function probeWrite(ctx: LedgerContext): Promise<void> {
   const value = String(ctx.now());
   await ctx.db.insertInto('ledger_settings').values({ key: WRITE_PROBE, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+}
+
+/**
+ * How far this instance's clock (`now`) is ahead of the database server's, in milliseconds
+ * (behind: below zero), read around one statement: instances sharing a PostgreSQL ledger judge
+ * a session's expiry and a payment's age by their own clocks, so one skewed refuses sessions
+ * the others opened. Undefined for SQLite, which reads this machine's clock.
+ */
+export async function clockOffset(ctx: LedgerContext): Promise<number | undefined> {
+  if (ctx.dialect !== 'postgres') return undefined;
+  const before = ctx.now();
+  const { rows } = await sql<{ now: string }>`select extract(epoch from clock_timestamp()) * 1000 as now`.execute(ctx.db);
+  const after = ctx.now();
+  return Math.round((before + after) / 2 - Number(rows[0]!.now));
 }
 
 /**
