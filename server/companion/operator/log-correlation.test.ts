@@ -4,8 +4,9 @@
 // a balancer only the time joined them (an operator's night, 2026-12-02: a 503 during a gateway
 // outage could not be told from the next one's). The request line names its order now.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStack, payBody } from '../test/stack.js';
-import type { Stack } from '../test/stack.js';
+import { card, CUSTOMER, FINGERPRINT } from '../test/cards.js';
+import { createStack, eventually, payBody } from '../test/stack.js';
+import type { Json, Stack } from '../test/stack.js';
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -43,6 +44,32 @@ describe('a request’s line', () => {
     expect(paid.status).toBe(503);
     expect(requestLine(paid)).toMatchObject({ order_id: 'tea-2' });
     expect(lines().filter((line) => line.msg !== 'request' && line.order_id === 'tea-2').length, 'the order’s own lines').toBeGreaterThan(0);
+  });
+
+  it('names it on the hosted page, the return from 3-D Secure and a saved card’s charge', async () => {
+    stack = await createStack({ served: true });
+    const hostedSession = await stack.openSession({ order_id: 'tea-3', customer: CUSTOMER });
+    const hosted = await stack.request('POST', `/api/checkout/sessions/${hostedSession.id}/hosted`, { body: {} });
+    expect(hosted.status).toBe(200);
+    expect(requestLine(hosted)).toMatchObject({ route: '/api/checkout/sessions/:id/hosted', order_id: 'tea-3' });
+    const returned = await stack.request('GET', `/checkout/return/${hostedSession.id}`);
+    expect(requestLine(returned)).toMatchObject({ route: '/checkout/return/:id', order_id: 'tea-3' });
+    // A card saved by a paid checkout, charged without an order id: the one its key gives is named.
+    const saving = await stack.openSession({ customer_id: 'cust-log' });
+    expect((await stack.pay(saving.id as string, { card: card('success'), customer: CUSTOMER, fingerprint: FINGERPRINT })).status).toBe(200);
+    const [saved] = await eventually(async () => {
+      const cards = (await stack!.json('GET', '/api/customers/cust-log/cards', 200, { admin: true })).cards as Json[];
+      expect(cards).toHaveLength(1);
+      return cards;
+    });
+    const charged = await stack.request('POST', `/api/customers/cust-log/cards/${saved!.id}/charges`, {
+      admin: true,
+      body: { amount: 19950, currency: 'UAH', description: 'Tea club, December' },
+      headers: { 'Idempotency-Key': 'renewal-log-1' },
+    });
+    expect(charged.status).toBe(201);
+    const { order_id: chargedOrder } = (await charged.json()) as { order_id: string };
+    expect(requestLine(charged)).toMatchObject({ route: '/api/customers/:customer_id/cards/:card_id/charges', order_id: chargedOrder });
   });
 
   it('names none where the request concerned no order', async () => {
