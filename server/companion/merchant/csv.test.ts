@@ -22,6 +22,15 @@ describe('CSV cells', () => {
     expect(csvCell('olena@example.com')).toBe('"olena@example.com"');
   });
 
+  it('writes digits a spreadsheet would change, read as a number, after an apostrophe', () => {
+    // Read as numbers, "000123" became 123, a phone its number without the 0, and 20 digits 1.23457E+19.
+    for (const text of ['000123', '0931112233', '007', '12345678901234567890', '1234567890123456']) expect(csvCell(text)).toBe(`"'${text}"`);
+    // Digits a spreadsheet keeps as written are left as they are: 15 at most, none leading with 0.
+    for (const text of ['1042', '0', '123456789012345', '-5.00']) expect(csvCell(text)).toBe(`"${text}"`);
+    // Money is a number the file writes bare, never guarded.
+    expect(csvLine([999999999999999, { decimal: '0.05' }])).toBe('999999999999999,0.05\r\n');
+  });
+
   it('guards a formula behind blanks a spreadsheet may trim, a full-width sign or a pipe', () => {
     for (const text of [' =1+1', '\n=1+1', '\u00a0=1+1', '\u200b=1+1', '\ufeff@SUM(1)', '＝1+1', '＋1', '|calc']) expect(csvCell(text)).toBe(`"'${text}"`);
     // Blanks before a name or a figure are left as they are.

@@ -2,8 +2,9 @@
  * CSV as RFC 4180 writes it (CRLF line ends; a text cell in double quotes, its quotes doubled)
  * and safe to open in a spreadsheet: a text cell that begins as a formula would (= + - @, a tab,
  * a carriage return) is written after an apostrophe, so Excel, LibreOffice and Google Sheets
- * show it as text instead of running it. Order ids, e-mails and names are customers' and
- * merchants' text: "=HYPERLINK(…)" must reach the accountant as those characters.
+ * show it as text instead of running it; so is one of digits a spreadsheet would change as a
+ * number ("000123"). Order ids, e-mails and names are customers' and merchants' text:
+ * "=HYPERLINK(…)" must reach the accountant as those characters.
  */
 
 /**
@@ -20,12 +21,18 @@ export type CsvCell = string | number | { readonly decimal: string } | null;
 const FORMULA_START = /^[\s\u200b-\u200d\u2060\ufeff]*[=+\-@\t\r'|\uff1d\uff0b\uff0d\uff20]/;
 /** A number as text ("-5.00"): a spreadsheet reads it as a number, never as a formula. */
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+/**
+ * Digits a spreadsheet opening the file by a double click reads as a number and changes: an id's
+ * or a phone's leading zero dropped ("000123" → 123), past 15 digits rounded (a 20-digit order id
+ * → 1.23457E+19, and so saved). Guarded as a formula is, so they stay text as written.
+ */
+const CHANGED_AS_NUMBER = /^(?:0\d+|\d{16,})$/;
 
 export function csvCell(value: CsvCell): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
   if (typeof value === 'object') return PLAIN_NUMBER.test(value.decimal) ? value.decimal : csvCell(value.decimal);
-  const text = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  const text = (FORMULA_START.test(value) && !PLAIN_NUMBER.test(value)) || CHANGED_AS_NUMBER.test(value) ? `'${value}` : value;
   return `"${text.replaceAll('"', '""')}"`;
 }
 

@@ -154,6 +154,12 @@ describe('GET /api/exports/orders', () => {
     expect(row).toContain(id);
   });
 
+  it('keeps ids and phones that are digits as written: a spreadsheet would drop a leading zero or round them', async () => {
+    await order('purchase', 1010, { order_id: '000123', customer_id: '12345678901234567890', customer: { fname: 'Olena', lname: 'Koval', email: 'x@example.com', phone: '0931112233' } });
+    const [row] = await exported();
+    expect(row).toMatchObject({ order_id: "'000123", customer_id: "'12345678901234567890", customer_phone: "'0931112233", amount: '1010' });
+  });
+
   it('pages through the whole ledger, every order once, newest first', async () => {
     const made: string[] = [];
     for (let i = 0; i < 450; i++) made.push((await ledgerPaidOrder(stack.ledger, { orderId: `bulk-${String(i).padStart(3, '0')}`, amount: 100 + i, currency: 'UAH', description: `Tea no. ${i}` })).orderId);
