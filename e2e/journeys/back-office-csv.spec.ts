@@ -65,3 +65,24 @@ test('lists one currency’s orders by its code in Find, and downloads them alon
   for (const line of lines) expect(line).toMatch(/^"[^"]+","[^"]+","\w+","\w+","\w+","[^"]*","USD",/);
   expect(lines.some((line) => line.startsWith(`"${dollars}",`))).toBe(true);
 });
+
+test.describe('in a browser set to German', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('downloads the file its spreadsheet opens: semicolons, and figures with a decimal comma', async ({ page, request, stack, backOffice }) => {
+    const email = `csv-de-${randomUUID().slice(0, 8)}@example.com`;
+    const tea = await paidOrder(request, stack, 'purchase', { amount: 123_456, customer: { fname: 'Jürgen', lname: 'Müller', email } });
+
+    await backOffice.open();
+    const find = page.getByRole('search').getByRole('searchbox', { name: 'Find an order' });
+    await find.fill(email);
+    await find.press('Enter');
+    await expect(backOffice.orders.getByRole('row')).toHaveCount(2);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), backOffice.orders.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(new URL(download.url()).searchParams.get('decimal_mark')).toBe('comma');
+    const lines = (await readFile(await download.path())).subarray(3).toString('utf8').split('\r\n');
+    expect(lines[0]).toMatch(/^"order_id";"created_at";"status";/);
+    expect(lines[1]).toMatch(new RegExp(`^"${tea}";.*;"UAH";123456;"1234,56";123456;"1234,56";0;"0,00";123456;"1234,56";`));
+  });
+});

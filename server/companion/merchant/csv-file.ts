@@ -7,8 +7,22 @@
  */
 import { setImmediate as loopTurn } from 'node:timers/promises';
 import type { Context } from 'hono';
+import * as z from 'zod';
 import type { CompanionEnv } from '../context.js';
-import { csvLine } from './csv.js';
+import { COMMA_DECIMALS, csvLine, POINT_DECIMALS } from './csv.js';
+import type { CsvFormat } from './csv.js';
+
+/** The files' own parameter (not a filter): how the accountant's spreadsheet reads numbers. */
+export const CSV_FORMAT_PARAMS = {
+  decimal_mark: z
+    .enum(['point', 'comma'], { error: 'must be point or comma' })
+    .optional()
+    .describe('point (default): comma-separated, 249.50; comma: semicolon-separated, 249,50, as a spreadsheet set to a decimal comma (Ukrainian, German) opens by a double click. Minor units are the same in both'),
+};
+
+export function csvFormat(decimalMark: 'point' | 'comma' | undefined): CsvFormat {
+  return decimalMark === 'comma' ? COMMA_DECIMALS : POINT_DECIMALS;
+}
 
 /** A page of the file's lines, and where the next one starts (null: the last). */
 export interface CsvPage {
@@ -18,7 +32,8 @@ export interface CsvPage {
 
 export interface CsvFile {
   readonly columns: readonly string[];
-  /** The page from `cursor` (undefined: the first). */
+  readonly format: CsvFormat;
+  /** The page from `cursor` (undefined: the first), written in `format`. */
   readonly page: (cursor: string | undefined) => Promise<CsvPage>;
   /** The file's name for the browser: `exportName`. */
   readonly name: string;
@@ -36,7 +51,7 @@ export async function csvFile(c: Context<CompanionEnv>, file: CsvFile): Promise<
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       // The byte order mark tells Excel the file is UTF-8 (names in Cyrillic); CSV readers skip it.
-      controller.enqueue(encoder.encode(`\uFEFF${csvLine(file.columns)}${first.text}`));
+      controller.enqueue(encoder.encode(`\uFEFF${csvLine(file.columns, file.format)}${first.text}`));
       if (next === null) controller.close();
     },
     // Pulled as the client reads.

@@ -1,7 +1,7 @@
 // A cell of the orders export as a spreadsheet opens it: quoted as RFC 4180 has it, and text
 // that begins like a formula kept as text.
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine } from './csv.js';
+import { COMMA_DECIMALS, csvCell, csvLine } from './csv.js';
 
 describe('CSV cells', () => {
   it('quotes text, doubling its quotes; writes numbers bare and nothing as an empty cell', () => {
@@ -29,6 +29,12 @@ describe('CSV cells', () => {
     for (const text of ['1042', '0', '123456789012345', '-5.00']) expect(csvCell(text)).toBe(`"${text}"`);
     // Money is a number the file writes bare, never guarded.
     expect(csvLine([999999999999999, { decimal: '0.05' }])).toBe('999999999999999,0.05\r\n');
+  });
+
+  it('writes a decimal comma’s figures quoted, so a comma also taken as a separator never splits them', () => {
+    // LibreOffice's import parts cells at commas, semicolons and tabs alike unless told otherwise:
+    // a bare 249,50 became two cells, 249 and 50, and every column after them moved.
+    expect(csvLine(['tea', 24950, { decimal: '249.50' }, { decimal: '-5.00' }, { decimal: '500' }, null], COMMA_DECIMALS)).toBe('"tea";24950;"249,50";"-5,00";500;\r\n');
   });
 
   it('guards a formula behind blanks a spreadsheet may trim, a full-width sign or a pipe', () => {

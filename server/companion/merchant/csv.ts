@@ -28,14 +28,36 @@ const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
  */
 const CHANGED_AS_NUMBER = /^(?:0\d+|\d{16,})$/;
 
-export function csvCell(value: CsvCell): string {
+/**
+ * How cells are parted and decimals written: RFC 4180's comma and point, or the semicolon and
+ * decimal comma a spreadsheet set to a decimal comma (Ukrainian, German) reads by a double click
+ * and writes itself. Only the decimal figures change; minor units and text are the same.
+ */
+export interface CsvFormat {
+  readonly separator: ',' | ';';
+  readonly decimalMark: '.' | ',';
+}
+export const POINT_DECIMALS: CsvFormat = { separator: ',', decimalMark: '.' };
+export const COMMA_DECIMALS: CsvFormat = { separator: ';', decimalMark: ',' };
+
+export function csvCell(value: CsvCell, format: CsvFormat = POINT_DECIMALS): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'object') return PLAIN_NUMBER.test(value.decimal) ? value.decimal : csvCell(value.decimal);
+  if (typeof value === 'object') return PLAIN_NUMBER.test(value.decimal) ? decimalFigure(value.decimal, format) : csvCell(value.decimal);
   const text = (FORMULA_START.test(value) && !PLAIN_NUMBER.test(value)) || CHANGED_AS_NUMBER.test(value) ? `'${value}` : value;
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-export function csvLine(cells: readonly CsvCell[]): string {
-  return `${cells.map(csvCell).join(',')}\r\n`;
+/**
+ * A figure in the file's decimal mark. A comma's is quoted: LibreOffice's import parts cells at
+ * commas, semicolons and tabs alike until told otherwise, and split a bare `249,50` in two. A
+ * quoted figure is still a number to it and to Excel (unless told to read quoted cells as text;
+ * the minor units beside it are bare for that).
+ */
+function decimalFigure(decimal: string, format: CsvFormat): string {
+  return format.decimalMark === '.' || !decimal.includes('.') ? decimal : `"${decimal.replace('.', ',')}"`;
+}
+
+export function csvLine(cells: readonly CsvCell[], format: CsvFormat = POINT_DECIMALS): string {
+  return `${cells.map((cell) => csvCell(cell, format)).join(format.separator)}\r\n`;
 }

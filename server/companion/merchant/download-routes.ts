@@ -3,7 +3,7 @@
  * files only, each exactly as its link was issued for, until it expires.
  *
  *   GET /api/downloads/orders         ?<filters>&expires=&signature=   the orders CSV (order-export.ts)
- *   GET /api/downloads/movements      ?from=&to=&expires=&signature=   the journal of money moved (movement-routes.ts)
+ *   GET /api/downloads/movements      ?from=&to=&decimal_mark=&expires=&signature=   the journal of money moved (movement-routes.ts)
  *   GET /api/downloads/receipts/:date ?format=&method=&expires=&signature=   the day's ZIP
  *
  * The signature is checked before anything else about the request is judged. A day's ZIP the
@@ -15,7 +15,8 @@ import { validate } from '../http/validate.js';
 import { ApiProblem } from '../http/problem.js';
 import { linkId, requireSignedLink, unsealed } from './download-links.js';
 import { keptDownloads } from './kept-downloads.js';
-import { MOVEMENTS_DOWNLOAD_PATH, movementsCsv, SignedMovementPeriodQuery } from './movement-routes.js';
+import { csvFormat } from './csv-file.js';
+import { MOVEMENTS_DOWNLOAD_PATH, movementsCsv, SignedMovementExportQuery } from './movement-routes.js';
 import { ORDERS_DOWNLOAD_PATH, ordersCsv } from './order-export.js';
 import { OrderFilterQuery, orderSearch, SignedOrderFilterQuery } from './order-routes.js';
 import { dayReceipts, receiptsDownloadPath, SignedDateReceiptsQuery } from './report-routes.js';
@@ -23,15 +24,15 @@ import { dayReceipts, receiptsDownloadPath, SignedDateReceiptsQuery } from './re
 export function downloadRoutes(): Hono<CompanionEnv> {
   const downloads = new Hono<CompanionEnv>();
   downloads.get('/orders', requireSignedLink(() => ORDERS_DOWNLOAD_PATH), validate('query', SignedOrderFilterQuery), (c) => {
-    const { expires: _expires, signature: _signature, sealed, ...filters } = c.req.valid('query');
+    const { expires: _expires, signature: _signature, sealed, decimal_mark: decimalMark, ...filters } = c.req.valid('query');
     // Sealed by this companion's key as they were judged: read again as any filter is.
     const customer = OrderFilterQuery.safeParse(unsealed(c, sealed));
     if (!customer.success) throw ApiProblem.invalid({ sealed: 'holds filters this companion does not take: ask for a new link' });
-    return ordersCsv(c, orderSearch({ ...filters, ...customer.data }));
+    return ordersCsv(c, orderSearch({ ...filters, ...customer.data }), csvFormat(decimalMark));
   });
-  downloads.get('/movements', requireSignedLink(() => MOVEMENTS_DOWNLOAD_PATH), validate('query', SignedMovementPeriodQuery), (c) => {
-    const { expires: _expires, signature: _signature, ...period } = c.req.valid('query');
-    return movementsCsv(c, period);
+  downloads.get('/movements', requireSignedLink(() => MOVEMENTS_DOWNLOAD_PATH), validate('query', SignedMovementExportQuery), (c) => {
+    const { expires: _expires, signature: _signature, decimal_mark: decimalMark, ...period } = c.req.valid('query');
+    return movementsCsv(c, period, csvFormat(decimalMark));
   });
   downloads.get('/receipts/:date', requireSignedLink((c) => receiptsDownloadPath(c.req.param('date') ?? '')), validate('query', SignedDateReceiptsQuery), (c) => {
     const { expires: _expires, signature: _signature, ...query } = c.req.valid('query');

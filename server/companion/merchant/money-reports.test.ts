@@ -28,7 +28,7 @@ const operate = (orderId: string, action: 'capture' | 'refund', amount: number) 
   stack.json('POST', `/api/orders/${orderId}/${action}`, 200, { admin: true, body: { amount }, headers: { 'Idempotency-Key': `${orderId}-${action}-${amount}` } });
 
 /** RFC 4180 as a spreadsheet reads it: quoted cells may hold commas, quotes (doubled) and line breaks. */
-function parseCsv(text: string): string[][] {
+function parseCsv(text: string, separator = ','): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';
@@ -40,7 +40,7 @@ function parseCsv(text: string): string[][] {
       i++;
     } else if (char === '"') {
       quoted = !quoted;
-    } else if (!quoted && char === ',') {
+    } else if (!quoted && char === separator) {
       row.push(cell);
       cell = '';
     } else if (!quoted && char === '\r' && text[i + 1] === '\n') {
@@ -58,7 +58,7 @@ function parseCsv(text: string): string[][] {
 }
 
 /** The rows of an export (the orders', unless `holds` says), each by its header's names. */
-async function exported(query = '', holds: 'orders' | 'movements' = 'orders', options: { admin: boolean } = { admin: true }): Promise<Record<string, string>[]> {
+async function exported(query = '', holds: 'orders' | 'movements' = 'orders', options: { admin: boolean } = { admin: true }, separator = ','): Promise<Record<string, string>[]> {
   const response = await stack.request('GET', query.startsWith('/') ? query : `/api/exports/${holds}${query}`, options);
   const bytes = new Uint8Array(await response.arrayBuffer());
   const text = new TextDecoder().decode(bytes);
@@ -67,7 +67,7 @@ async function exported(query = '', holds: 'orders' | 'movements' = 'orders', op
   expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${holds}-(?:from-|to-|all-)?\\d{4}-\\d{2}-\\d{2}(?:-to-\\d{4}-\\d{2}-\\d{2})?\\.csv"$`));
   // UTF-8's byte order mark, for Excel (the decoder drops it).
   expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-  const [header, ...rows] = parseCsv(text);
+  const [header, ...rows] = parseCsv(text, separator);
   return rows.map((cells) => Object.fromEntries(header!.map((name, i) => [name, cells[i]!])));
 }
 
@@ -274,6 +274,35 @@ async function nextMillisecond(): Promise<number> {
 }
 
 const period = (from: number, to: number) => `from=${encodeURIComponent(new Date(from).toISOString())}&to=${encodeURIComponent(new Date(to).toISOString())}`;
+
+describe('a file for a spreadsheet set to a decimal comma (decimal_mark=comma)', () => {
+  // Opened so (Ukrainian, German), the comma file is one column, 77.77 text that SUM skips, and a
+  // three-decimal 12.340 a number: twelve thousand three hundred and forty, 1000 times the money.
+  it('separates cells with semicolons and writes decimals with a comma; minor units as they are', async () => {
+    const tea = await order('purchase', 1010, { customer: { fname: 'Olena', lname: 'Koval; Jr.', email: 'o.koval@example.com', phone: '+380501234567' } });
+    await operate(tea, 'refund', 300);
+    const dinars = (await ledgerPaidOrder(stack.ledger, { orderId: 'kwd-1', amount: 12340, currency: 'KWD' })).orderId;
+
+    const rows = await exported('?decimal_mark=comma', 'orders', { admin: true }, ';');
+    expect(rows.find((row) => row.order_id === dinars)).toMatchObject({ currency: 'KWD', amount: '12340', amount_decimal: '12,340', paid_decimal: '12,340', refunded_decimal: '0,000' });
+    expect(rows.find((row) => row.order_id === tea)).toMatchObject({ amount: '1010', amount_decimal: '10,10', refunded: '300', net_decimal: '7,10', customer_name: 'Olena Koval; Jr.', customer_phone: "'+380501234567" });
+    const journal = await exported('?decimal_mark=comma', 'movements', { admin: true }, ';');
+    expect(journal.map(({ kind, amount, amount_decimal: decimal }) => [kind, amount, decimal])).toEqual([['sale', '1010', '10,10'], ['refund', '-300', '-3,00'], ['sale', '12340', '12,340']]);
+
+    // The link the back office follows carries it; the default file is as it was.
+    for (const holds of ['orders', 'movements'] as const) {
+      const link = await stack.json('GET', `/api/exports/${holds}/link?decimal_mark=comma`, 200, { admin: true });
+      expect(await exported(link.path, holds, { admin: false }, ';')).toEqual(holds === 'orders' ? rows : journal);
+    }
+    expect((await exported('?decimal_mark=point')).find((row) => row.order_id === dinars)).toMatchObject({ amount_decimal: '12.340' });
+
+    // Only the files take it, and only those two marks.
+    for (const path of ['/api/exports/orders?decimal_mark=dot', '/api/exports/movements/link?decimal_mark=', '/api/orders?decimal_mark=comma', '/api/movements?decimal_mark=comma']) {
+      const refused = await stack.json('GET', path, 400, { admin: true });
+      expect(refused.error.fields, path).toHaveProperty('decimal_mark');
+    }
+  });
+});
 
 describe('the journal of money moved: GET /api/movements, /api/exports/movements', () => {
   it('dates each sale, capture and refund by when it was made, so a closed period keeps its figures', async () => {

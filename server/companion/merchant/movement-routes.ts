@@ -2,7 +2,7 @@
  * The journal of money moved, for an accountant closing a period (bearer ADMIN_TOKEN):
  *
  *   GET /api/movements               ?from=&to=&limit=&cursor=   each sale, capture and refund made in the period, oldest first
- *   GET /api/exports/movements       ?from=&to=                  the same as a CSV file, streamed
+ *   GET /api/exports/movements       ?from=&to=&decimal_mark=    the same as a CSV file, streamed
  *   GET /api/exports/movements/link  the same query: a signed link to the file, for a browser (download-links.ts)
  *
  * Dated by when each was made (ledger movements.ts), where the orders' figures are dated by the
@@ -19,9 +19,9 @@ import type { Movement, MovementQuery } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { AmountView } from '../http/amounts.js';
 import { validate } from '../http/validate.js';
-import type { CsvCell } from './csv.js';
+import type { CsvCell, CsvFormat } from './csv.js';
 import { csvLine } from './csv.js';
-import { csvFile, exportName } from './csv-file.js';
+import { CSV_FORMAT_PARAMS, csvFile, csvFormat, exportName } from './csv-file.js';
 import { DOWNLOADS_PATH, issueLink, LINK_PARAMS } from './download-links.js';
 import { LARGEST_PAGE, PageQuery } from './page-query.js';
 import { QueryInstant } from './query-instant.js';
@@ -38,9 +38,10 @@ const PERIOD = {
 const afterFrom = { path: ['to'], message: 'must be after from' };
 const inOrder = (query: { from?: number | undefined; to?: number | undefined }) => query.from === undefined || query.to === undefined || query.to > query.from;
 
-export const MovementPeriodQuery = z.strictObject(PERIOD).refine(inOrder, afterFrom);
+/** The file's query: its period, and how it writes decimals. */
+export const MovementExportQuery = z.strictObject({ ...PERIOD, ...CSV_FORMAT_PARAMS }).refine(inOrder, afterFrom);
 export const MovementListQuery = z.strictObject({ ...PERIOD, ...PageQuery }).refine(inOrder, afterFrom);
-export const SignedMovementPeriodQuery = z.strictObject({ ...PERIOD, ...LINK_PARAMS }).refine(inOrder, afterFrom);
+export const SignedMovementExportQuery = z.strictObject({ ...PERIOD, ...CSV_FORMAT_PARAMS, ...LINK_PARAMS }).refine(inOrder, afterFrom);
 
 const DEFAULT_WINDOW = 30 * 24 * 3_600_000;
 
@@ -109,14 +110,15 @@ function periodName(from: string | undefined, to: string | undefined, journal: {
 }
 
 /** The file of the period's movements, streamed: for the bearer route and the signed link alike. */
-export function movementsCsv(c: Context<CompanionEnv>, query: { from?: number | undefined; to?: number | undefined }): Promise<Response> {
+export function movementsCsv(c: Context<CompanionEnv>, query: { from?: number | undefined; to?: number | undefined }, format: CsvFormat): Promise<Response> {
   const { ledger, clock } = c.var.services;
   const journal: MovementQuery = period(c, query);
   return csvFile(c, {
     columns: MOVEMENT_COLUMNS,
+    format,
     page: async (cursor) => {
       const page = await ledger.listMovements({ ...journal, limit: LARGEST_PAGE, ...(cursor !== undefined && { cursor }) });
-      return { text: page.movements.map((movement) => csvLine(COLUMNS.map(([, cell]) => cell(movement)))).join(''), next: page.nextCursor };
+      return { text: page.movements.map((movement) => csvLine(COLUMNS.map(([, cell]) => cell(movement)), format)).join(''), next: page.nextCursor };
     },
     name: periodName(c.req.query('from'), c.req.query('to'), journal, clock()),
     said: 'the movements export',
@@ -136,10 +138,13 @@ export function movementRoutes(): Hono<CompanionEnv> {
 
 export function movementExportRoutes(): Hono<CompanionEnv> {
   const exports = new Hono<CompanionEnv>();
-  exports.get('/', validate('query', MovementPeriodQuery), (c) => movementsCsv(c, c.req.valid('query')));
+  exports.get('/', validate('query', MovementExportQuery), (c) => {
+    const { decimal_mark: decimalMark, ...query } = c.req.valid('query');
+    return movementsCsv(c, query, csvFormat(decimalMark));
+  });
   // The period is judged here, and the ledger read once, so a refusal or a database away is
   // said to the back office, not to the browser's list of downloads.
-  exports.get('/link', validate('query', MovementPeriodQuery), async (c) => {
+  exports.get('/link', validate('query', MovementExportQuery), async (c) => {
     await c.var.services.ledger.listMovements({ ...period(c, c.req.valid('query')), limit: 1 });
     return c.json(issueLink(c, MOVEMENTS_DOWNLOAD_PATH));
   });

@@ -1,14 +1,15 @@
 /**
  * The orders as a CSV file, for an accountant or a spreadsheet (bearer ADMIN_TOKEN):
  *
- *   GET /api/exports/orders       ?status=&kind=&session_id=&held=true&email=&card_last4=&amount=&currency=&created_from=&created_to=
+ *   GET /api/exports/orders       ?status=&kind=&session_id=&held=true&email=&card_last4=&amount=&currency=&created_from=&created_to=&decimal_mark=
  *   GET /api/exports/orders/link  the same query: a signed link to the same file, for a browser (download-links.ts)
  *
  * Every order the filters of GET /api/orders match, newest first, one row each. Streamed a page
  * of the ledger at a time (its keyset paging): memory stays one page whatever the ledger holds,
  * and an order created while the file is written is not in it (it is newer than the first row).
  * Amounts are integer minor units, as everywhere in the API, with the same figures as decimals
- * of the currency's digits beside them for people (`_decimal`, a point, no grouping).
+ * of the currency's digits beside them for people (`_decimal`, a point, no grouping; with
+ * decimal_mark=comma a comma, the cells parted by semicolons, csv.ts).
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
@@ -18,11 +19,11 @@ import type { Ledger, OrderListQuery as LedgerOrderQuery, OrderTotals, Payment }
 import type { CompanionEnv } from '../context.js';
 import { validate } from '../http/validate.js';
 import { csvLine } from './csv.js';
-import type { CsvCell } from './csv.js';
-import { csvFile, exportName } from './csv-file.js';
+import type { CsvCell, CsvFormat } from './csv.js';
+import { csvFile, csvFormat, exportName } from './csv-file.js';
 import type { CsvPage } from './csv-file.js';
 import { DOWNLOADS_PATH, issueLink } from './download-links.js';
-import { CUSTOMER_FILTERS, OrderFilterQuery, orderSearch } from './order-routes.js';
+import { CUSTOMER_FILTERS, OrderExportQuery, orderSearch } from './order-routes.js';
 import { LARGEST_PAGE } from './page-query.js';
 
 /** Where a link to the file points (download-routes.ts). */
@@ -79,35 +80,40 @@ const COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [
 export const EXPORT_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
 
 /** One page of the ledger as CSV lines, and where the next one starts (null: the last). */
-async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string | undefined): Promise<CsvPage> {
+async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string | undefined, format: CsvFormat): Promise<CsvPage> {
   const page = await ledger.listOrders({ ...query, limit: LARGEST_PAGE, ...(cursor !== undefined && { cursor }) });
   // Two reads for the page, whatever it holds: its operations, and its sessions' descriptions.
   const [totals, descriptions] = await Promise.all([ledger.totalsOfOrders(page.orders), ledger.descriptionsOfOrders(page.orders)]);
   const text = page.orders
-    .map((payment) => csvLine(COLUMNS.map(([, cell]) => cell({ payment, totals: totals.get(payment.orderId)!, description: descriptions.get(payment.orderId) }))))
+    .map((payment) => csvLine(COLUMNS.map(([, cell]) => cell({ payment, totals: totals.get(payment.orderId)!, description: descriptions.get(payment.orderId) })), format))
     .join('');
   return { text, next: page.nextCursor };
 }
 
 export function orderExportRoutes(): Hono<CompanionEnv> {
   const exports = new Hono<CompanionEnv>();
-  exports.get('/', validate('query', OrderFilterQuery), (c) => ordersCsv(c, orderSearch(c.req.valid('query'))));
+  exports.get('/', validate('query', OrderExportQuery), (c) => {
+    const { decimal_mark: decimalMark, ...filters } = c.req.valid('query');
+    return ordersCsv(c, orderSearch(filters), csvFormat(decimalMark));
+  });
   // The filters are judged here, so a refused one is said to the back office, not saved as a file;
   // and the ledger is read once (an order of them), so a database away is said there too — the
   // link's download failing would show only in the browser's list of downloads.
-  exports.get('/link', validate('query', OrderFilterQuery), async (c) => {
-    await c.var.services.ledger.listOrders({ ...orderSearch(c.req.valid('query')), limit: 1 });
+  exports.get('/link', validate('query', OrderExportQuery), async (c) => {
+    const { decimal_mark: _decimalMark, ...filters } = c.req.valid('query');
+    await c.var.services.ledger.listOrders({ ...orderSearch(filters), limit: 1 });
     return c.json(issueLink(c, ORDERS_DOWNLOAD_PATH, CUSTOMER_FILTERS));
   });
   return exports;
 }
 
 /** The file of the orders `query` finds, streamed: for the bearer route and the signed link alike. */
-export function ordersCsv(c: Context<CompanionEnv>, query: LedgerOrderQuery): Promise<Response> {
+export function ordersCsv(c: Context<CompanionEnv>, query: LedgerOrderQuery, format: CsvFormat): Promise<Response> {
   const { ledger, clock } = c.var.services;
   return csvFile(c, {
     columns: EXPORT_COLUMNS,
-    page: (cursor) => pageText(ledger, query, cursor),
+    format,
+    page: (cursor) => pageText(ledger, query, cursor, format),
     name: exportName('orders', c.req.query('created_from'), c.req.query('created_to'), clock()),
     said: 'the orders export',
   });

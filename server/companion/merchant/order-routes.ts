@@ -42,6 +42,7 @@ import type { OperationBody } from './operation-request.js';
 import { PageQuery } from './page-query.js';
 import { queryInteger } from './query-integer.js';
 import { LINK_PARAMS, SEALED_PARAMS } from './download-links.js';
+import { CSV_FORMAT_PARAMS } from './csv-file.js';
 import { QueryInstant } from './query-instant.js';
 import type { OperationOutcome } from './secondary-operations.js';
 import { paymentToActOn, refuseMissingOrder, UnpaidOrderProblem } from './unpaid-order.js';
@@ -111,8 +112,11 @@ export const OrderFilterQuery = checkedFilters(z.strictObject(ORDER_FILTERS));
  */
 export const CUSTOMER_FILTERS: ReadonlySet<string> = new Set(['session_id', 'email', 'customer_id', 'card_last4'] satisfies (keyof typeof ORDER_FILTERS)[]);
 
-/** The CSV file's signed link (download-links.ts): the filters, those of CUSTOMER_FILTERS sealed, its expiry and signature. */
-export const SignedOrderFilterQuery = checkedFilters(z.strictObject({ ...ORDER_FILTERS, ...LINK_PARAMS, ...SEALED_PARAMS }));
+/** The CSV file's query: the filters, and how it writes decimals. */
+export const OrderExportQuery = checkedFilters(z.strictObject({ ...ORDER_FILTERS, ...CSV_FORMAT_PARAMS }));
+
+/** The CSV file's signed link (download-links.ts): its query, the filters of CUSTOMER_FILTERS sealed, its expiry and signature. */
+export const SignedOrderFilterQuery = checkedFilters(z.strictObject({ ...ORDER_FILTERS, ...CSV_FORMAT_PARAMS, ...LINK_PARAMS, ...SEALED_PARAMS }));
 
 export const OrderListQuery = checkedFilters(z.strictObject({
   ...ORDER_FILTERS,

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listQuery } from './order-list.js';
 import { periodQuery } from './order-period.js';
-import { exportPath, journalPath } from './orders-csv.js';
+import { exportPath, journalPath, spreadsheetDecimalMark } from './orders-csv.js';
 
 const runZone = process.env.TZ;
 afterEach(() => {
@@ -19,6 +19,17 @@ describe('the orders list as a CSV file', () => {
     expect(exportPath(read)).toBe('/api/exports/orders?kind=payments&status=success&email=olena%40example.com');
     expect(exportPath(listQuery({ kind: 'verifications', filter: 'held' }))).toBe('/api/exports/orders?kind=verifications&held=true');
     expect(exportPath(listQuery({ kind: 'payments', filter: 'all', search: { amount: '1010', currency: 'UAH' } }))).toBe('/api/exports/orders?kind=payments&amount=1010&currency=UAH');
+  });
+});
+
+describe('the files for the accountant’s spreadsheet', () => {
+  it('asks for decimal commas where the browser’s language writes them, as its spreadsheet reads numbers', () => {
+    expect(['uk-UA', 'de-DE', 'de-AT', 'fr-FR', 'en-US', 'en-GB', 'ja-JP'].map((locale) => spreadsheetDecimalMark(locale))).toEqual(['comma', 'comma', 'comma', 'comma', 'point', 'point', 'point']);
+    const read = listQuery({ kind: 'payments', filter: 'success' });
+    expect(exportPath(read, 'comma')).toBe('/api/exports/orders?kind=payments&status=success&decimal_mark=comma');
+    expect(exportPath(read, 'point')).toBe('/api/exports/orders?kind=payments&status=success');
+    expect(new URL(journalPath(undefined, 'comma'), 'https://shop.example').searchParams.get('decimal_mark')).toBe('comma');
+    expect(journalPath(undefined, 'point')).not.toContain('decimal_mark');
   });
 });
 

@@ -6,6 +6,9 @@
  * Beside it, the journal of money moved over the list's period (GET /api/exports/movements):
  * each sale, capture and refund made in those days, whichever order it is of — the accountant's
  * file of a period closed in the books. The list's other filters are not the journal's.
+ *
+ * Both are asked for with decimal commas (semicolon-separated) where the browser's language
+ * writes them: the accountant's spreadsheet reads numbers as its system's language does.
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
@@ -14,9 +17,28 @@ import { t } from './i18n.js';
 import { periodInstants, withOffset } from './order-period.js';
 import type { Period } from './order-period.js';
 
+type DecimalMark = 'point' | 'comma';
+
+/**
+ * How a spreadsheet on this computer reads a figure: as `locale` (the browser's own language, not
+ * the page's) writes 1.5. Set to a decimal comma (Ukrainian, German), it takes `12.340` dinars
+ * for twelve thousand, and a comma-separated file for one column. Outside a browser (Node:
+ * tests, tools), English's point, whatever the process's own locale.
+ */
+export function spreadsheetDecimalMark(locale: string = typeof navigator === 'undefined' ? 'en' : navigator.language): DecimalMark {
+  const mark = new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value;
+  return mark === ',' ? 'comma' : 'point';
+}
+
+/** The files' own parameter: the point is their default, so left out. */
+function withDecimalMark(query: URLSearchParams, mark: DecimalMark): URLSearchParams {
+  if (mark === 'comma') query.set('decimal_mark', mark);
+  return query;
+}
+
 /** The export's address for the list read with `listQuery`: its filters, without its paging. */
-export function exportPath(listQuery: URLSearchParams): string {
-  const query = new URLSearchParams(listQuery);
+export function exportPath(listQuery: URLSearchParams, mark: DecimalMark = spreadsheetDecimalMark()): string {
+  const query = withDecimalMark(new URLSearchParams(listQuery), mark);
   query.delete('limit');
   query.delete('cursor');
   const text = query.toString();
@@ -34,9 +56,9 @@ const EVERY_MOVEMENT = '1970-01-01T00:00:00Z';
  * The journal's address for the days chosen: the same instants as the orders list's
  * created_from and created_to (order-period.ts); every movement up to now for any time.
  */
-export function journalPath(period: Period | undefined): string {
+export function journalPath(period: Period | undefined, mark: DecimalMark = spreadsheetDecimalMark()): string {
   const instants = period && periodInstants(period);
-  const query = new URLSearchParams(instants ? { from: withOffset(instants.from), to: withOffset(instants.to) } : { from: EVERY_MOVEMENT });
+  const query = withDecimalMark(new URLSearchParams(instants ? { from: withOffset(instants.from), to: withOffset(instants.to) } : { from: EVERY_MOVEMENT }), mark);
   return `/api/exports/movements?${query}`;
 }
 
