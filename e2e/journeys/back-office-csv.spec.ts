@@ -27,7 +27,7 @@ test('downloads the orders the list is filtered by as a CSV file for the account
   const link = new URL(download.url());
   expect(`${link.origin}${link.pathname}`).toBe(`${stack.shop}/api/downloads/orders`);
   // The customer's e-mail goes sealed: a proxy's access log of the link names nobody.
-  expect([...link.searchParams.keys()]).toEqual(['kind', 'sealed', 'expires', 'signature']);
+  expect([...link.searchParams.keys()]).toEqual(['kind', 'time_zone', 'sealed', 'expires', 'signature']);
   expect(decodeURIComponent(download.url())).not.toContain(email);
   expect(download.url()).not.toContain(stack.token);
   const bytes = await readFile(await download.path());
@@ -66,10 +66,10 @@ test('lists one currency’s orders by its code in Find, and downloads them alon
   expect(lines.some((line) => line.startsWith(`"${dollars}",`))).toBe(true);
 });
 
-test.describe('in a browser set to German', () => {
-  test.use({ locale: 'de-DE' });
+test.describe('in a browser set to German, in Berlin', () => {
+  test.use({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
 
-  test('downloads the file its spreadsheet opens: semicolons, and figures with a decimal comma', async ({ page, request, stack, backOffice }) => {
+  test('downloads the file its spreadsheet opens: semicolons, figures with a decimal comma, Berlin’s times', async ({ page, request, stack, backOffice }) => {
     const email = `csv-de-${randomUUID().slice(0, 8)}@example.com`;
     const tea = await paidOrder(request, stack, 'purchase', { amount: 123_456, customer: { fname: 'Jürgen', lname: 'Müller', email } });
 
@@ -80,9 +80,14 @@ test.describe('in a browser set to German', () => {
     await expect(backOffice.orders.getByRole('row')).toHaveCount(2);
 
     const [download] = await Promise.all([page.waitForEvent('download'), backOffice.orders.getByRole('button', { name: 'Download CSV' }).click()]);
-    expect(new URL(download.url()).searchParams.get('decimal_mark')).toBe('comma');
+    const asked = new URL(download.url()).searchParams;
+    expect([asked.get('decimal_mark'), asked.get('time_zone')]).toEqual(['comma', 'Europe/Berlin']);
     const lines = (await readFile(await download.path())).subarray(3).toString('utf8').split('\r\n');
-    expect(lines[0]).toMatch(/^"order_id";"created_at";"status";/);
+    expect(lines[0]).toMatch(/^"order_id";"created_at";"status";.*;"voided";"created_at_local"$/);
     expect(lines[1]).toMatch(new RegExp(`^"${tea}";.*;"UAH";123456;"1234,56";123456;"1234,56";0;"0,00";123456;"1234,56";`));
+    // When it was made on Berlin's wall clock, which the spreadsheet reads as a date and time.
+    const createdAt = new Date(lines[1]!.split(';')[1]!.replaceAll('"', ''));
+    const berlin = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin', dateStyle: 'short', timeStyle: 'medium' }).format(createdAt);
+    expect(lines[1]!.endsWith(`;${berlin}`)).toBe(true);
   });
 });

@@ -78,7 +78,9 @@ test('the period’s money dated by when it moved, and the journal of those days
   const file = await download(page, () => journalButton.click());
   const link = new URL(file.url());
   expect(`${link.origin}${link.pathname}`).toBe(`${stack.shop}/api/downloads/movements`);
-  expect([...link.searchParams.keys()]).toEqual(['from', 'to', 'expires', 'signature']);
+  expect([...link.searchParams.keys()]).toEqual(['from', 'to', 'time_zone', 'expires', 'signature']);
+  // The browser's name for it: Chromium's ICU still says Europe/Kiev, which the companion takes.
+  expect(link.searchParams.get('time_zone')).toMatch(/^Europe\/(Kyiv|Kiev)$/);
   // The very instants the money table was read for.
   expect(Date.parse(link.searchParams.get('from')!)).toBe(Date.parse(asked.get('from')!));
   expect(Date.parse(link.searchParams.get('to')!)).toBe(Date.parse(asked.get('to')!));
@@ -86,6 +88,8 @@ test('the period’s money dated by when it moved, and the journal of those days
   expect(file.suggestedFilename()).toBe(first === last ? `movements-${first}.csv` : `movements-${first}-to-${last}.csv`);
   const rows = await csvRows(file);
   for (const row of rows) expect(kyivDay(row.at!), row.order_id).toMatch(new RegExp(`^(${first}|${last})$`));
+  // Each line's Kyiv date and time beside its instant, for the spreadsheet.
+  for (const row of rows) expect(row.at_local!.slice(0, 10), row.order_id).toBe(kyivDay(row.at!));
   const of = (orderId: string) => rows.filter((row) => row.order_id === orderId).map((row) => [row.kind, Number(row.amount), row.amount_decimal]);
   expect(of(sold)).toEqual([['sale', 123_456, '1234.56'], ['refund', -23_456, '-234.56']]);
   // An auth's reserve moves no money: its capture does.

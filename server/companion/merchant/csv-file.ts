@@ -8,20 +8,26 @@
 import { setImmediate as loopTurn } from 'node:timers/promises';
 import type { Context } from 'hono';
 import * as z from 'zod';
+import { isTimeZone } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { COMMA_DECIMALS, csvLine, POINT_DECIMALS } from './csv.js';
 import type { CsvFormat } from './csv.js';
 
-/** The files' own parameter (not a filter): how the accountant's spreadsheet reads numbers. */
+/** The files' own parameters (not filters): how the accountant's spreadsheet reads numbers, and their zone. */
 export const CSV_FORMAT_PARAMS = {
   decimal_mark: z
     .enum(['point', 'comma'], { error: 'must be point or comma' })
     .optional()
     .describe('point (default): comma-separated, 249.50; comma: semicolon-separated, 249,50, as a spreadsheet set to a decimal comma (Ukrainian, German) opens by a double click. Minor units are the same in both'),
+  time_zone: z
+    .string()
+    .refine(isTimeZone, 'is not a known time zone: an IANA name such as Europe/Kyiv')
+    .optional()
+    .describe('IANA time zone (Europe/Kyiv): adds a last column of each row’s date and time on its wall clock, 2026-11-01 00:30:00, which a spreadsheet reads as a date and time; the UTC instants stay'),
 };
 
-export function csvFormat(decimalMark: 'point' | 'comma' | undefined): CsvFormat {
-  return decimalMark === 'comma' ? COMMA_DECIMALS : POINT_DECIMALS;
+export function csvFormat(decimalMark: 'point' | 'comma' | undefined, timeZone: string | undefined): CsvFormat {
+  return { ...(decimalMark === 'comma' ? COMMA_DECIMALS : POINT_DECIMALS), timeZone };
 }
 
 /** A page of the file's lines, and where the next one starts (null: the last). */

@@ -12,7 +12,7 @@
  * (`{ decimal: '249.50' }`), or nothing (an empty cell). Money stays a number to a spreadsheet
  * told to read quoted cells as text, as one is to keep ids' and phones' leading zeros.
  */
-export type CsvCell = string | number | { readonly decimal: string } | null;
+export type CsvCell = string | number | { readonly decimal: string } | { readonly localTime: number } | null;
 
 // An apostrophe too, so a program undoes the guard without doubt: a text cell that begins with
 // one had one put there (a phone "+380…" is written "'+380…", a name "'Nita" "''Nita"). Also
@@ -36,6 +36,8 @@ const CHANGED_AS_NUMBER = /^(?:0\d+|\d{16,})$/;
 export interface CsvFormat {
   readonly separator: ',' | ';';
   readonly decimalMark: '.' | ',';
+  /** The IANA zone a `localTime` cell is written in. */
+  readonly timeZone?: string | undefined;
 }
 export const POINT_DECIMALS: CsvFormat = { separator: ',', decimalMark: '.' };
 export const COMMA_DECIMALS: CsvFormat = { separator: ';', decimalMark: ',' };
@@ -43,6 +45,7 @@ export const COMMA_DECIMALS: CsvFormat = { separator: ';', decimalMark: ',' };
 export function csvCell(value: CsvCell, format: CsvFormat = POINT_DECIMALS): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
+  if (typeof value === 'object' && 'localTime' in value) return wallClock(value.localTime, format.timeZone ?? 'UTC');
   if (typeof value === 'object') return PLAIN_NUMBER.test(value.decimal) ? decimalFigure(value.decimal, format) : csvCell(value.decimal);
   const text = (FORMULA_START.test(value) && !PLAIN_NUMBER.test(value)) || CHANGED_AS_NUMBER.test(value) ? `'${value}` : value;
   return `"${text.replaceAll('"', '""')}"`;
@@ -57,6 +60,23 @@ export function csvCell(value: CsvCell, format: CsvFormat = POINT_DECIMALS): str
 function decimalFigure(decimal: string, format: CsvFormat): string {
   return format.decimalMark === '.' || !decimal.includes('.') ? decimal : `"${decimal.replace('.', ',')}"`;
 }
+
+/**
+ * An instant as the wall clock of `timeZone` reads it, `2026-11-01 00:30:00`: bare, in the one
+ * shape Excel (and LibreOffice detecting special numbers) reads as a date and time in every
+ * language; an ISO 8601 instant with its `T` and `Z` is text to them. One format a zone, kept.
+ */
+function wallClock(ms: number, timeZone: string): string {
+  let format = wallClocks.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    wallClocks.set(timeZone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(ms).map(({ type, value }) => [type, value]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}`;
+}
+
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
 
 export function csvLine(cells: readonly CsvCell[], format: CsvFormat = POINT_DECIMALS): string {
   return `${cells.map((cell) => csvCell(cell, format)).join(format.separator)}\r\n`;

@@ -3,7 +3,7 @@
  * files only, each exactly as its link was issued for, until it expires.
  *
  *   GET /api/downloads/orders         ?<filters>&expires=&signature=   the orders CSV (order-export.ts)
- *   GET /api/downloads/movements      ?from=&to=&decimal_mark=&expires=&signature=   the journal of money moved (movement-routes.ts)
+ *   GET /api/downloads/movements      ?from=&to=&decimal_mark=&time_zone=&expires=&signature=   the journal of money moved (movement-routes.ts)
  *   GET /api/downloads/receipts/:date ?format=&method=&expires=&signature=   the day's ZIP
  *
  * The signature is checked before anything else about the request is judged. A day's ZIP the
@@ -24,15 +24,15 @@ import { dayReceipts, receiptsDownloadPath, SignedDateReceiptsQuery } from './re
 export function downloadRoutes(): Hono<CompanionEnv> {
   const downloads = new Hono<CompanionEnv>();
   downloads.get('/orders', requireSignedLink(() => ORDERS_DOWNLOAD_PATH), validate('query', SignedOrderFilterQuery), (c) => {
-    const { expires: _expires, signature: _signature, sealed, decimal_mark: decimalMark, ...filters } = c.req.valid('query');
+    const { expires: _expires, signature: _signature, sealed, decimal_mark: decimalMark, time_zone: timeZone, ...filters } = c.req.valid('query');
     // Sealed by this companion's key as they were judged: read again as any filter is.
     const customer = OrderFilterQuery.safeParse(unsealed(c, sealed));
     if (!customer.success) throw ApiProblem.invalid({ sealed: 'holds filters this companion does not take: ask for a new link' });
-    return ordersCsv(c, orderSearch({ ...filters, ...customer.data }), csvFormat(decimalMark));
+    return ordersCsv(c, orderSearch({ ...filters, ...customer.data }), csvFormat(decimalMark, timeZone));
   });
   downloads.get('/movements', requireSignedLink(() => MOVEMENTS_DOWNLOAD_PATH), validate('query', SignedMovementExportQuery), (c) => {
-    const { expires: _expires, signature: _signature, decimal_mark: decimalMark, ...period } = c.req.valid('query');
-    return movementsCsv(c, period, csvFormat(decimalMark));
+    const { expires: _expires, signature: _signature, decimal_mark: decimalMark, time_zone: timeZone, ...period } = c.req.valid('query');
+    return movementsCsv(c, period, csvFormat(decimalMark, timeZone));
   });
   downloads.get('/receipts/:date', requireSignedLink((c) => receiptsDownloadPath(c.req.param('date') ?? '')), validate('query', SignedDateReceiptsQuery), (c) => {
     const { expires: _expires, signature: _signature, ...query } = c.req.valid('query');

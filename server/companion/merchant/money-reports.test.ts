@@ -3,7 +3,7 @@
 // list's filters match as a CSV file (GET /api/exports/orders).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { paidOrder as ledgerPaidOrder } from '../../ledger/testing/contract.js';
-import { postgresBackend, withTestDatabase } from '../../ledger/testing/databases.js';
+import { postgresBackend, TestClock, withTestDatabase } from '../../ledger/testing/databases.js';
 import { card } from '../test/cards.js';
 import { createStack, eventually, payBody } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
@@ -300,6 +300,40 @@ describe('a file for a spreadsheet set to a decimal comma (decimal_mark=comma)',
     for (const path of ['/api/exports/orders?decimal_mark=dot', '/api/exports/movements/link?decimal_mark=', '/api/orders?decimal_mark=comma', '/api/movements?decimal_mark=comma']) {
       const refused = await stack.json('GET', path, 400, { admin: true });
       expect(refused.error.fields, path).toHaveProperty('decimal_mark');
+    }
+  });
+});
+
+describe('the files’ times in the accountant’s zone (time_zone)', () => {
+  // The file's ISO 8601 instants in UTC are text to a spreadsheet, in every language, and a day's
+  // last hours in Kyiv are the next day's there.
+  it('adds each row’s local date and time, which a spreadsheet reads as one, in the zone asked for', async () => {
+    await stack.close();
+    const clock = new TestClock(Date.parse('2026-10-25T01:30:00Z'));
+    stack = await createStack({ served: true, clock });
+    const fallBack = (await ledgerPaidOrder(stack.ledger, { orderId: 'dst-1', amount: 100, currency: 'UAH' })).orderId;
+    clock.now = Date.parse('2026-10-31T22:30:00Z');
+    const late = (await ledgerPaidOrder(stack.ledger, { orderId: 'late-1', amount: 5050, currency: 'UAH' })).orderId;
+
+    const rows = await exported('?time_zone=Europe/Kyiv');
+    expect(rows.find((row) => row.order_id === late)).toMatchObject({ created_at: '2026-10-31T22:30:00.000Z', created_at_local: '2026-11-01 00:30:00' });
+    // The hour the clocks go back comes twice: created_at, in UTC, still tells them apart.
+    expect(rows.find((row) => row.order_id === fallBack)).toMatchObject({ created_at: '2026-10-25T01:30:00.000Z', created_at_local: '2026-10-25 03:30:00' });
+    expect((await exported('?time_zone=Europe/Berlin&decimal_mark=comma', 'orders', { admin: true }, ';')).find((row) => row.order_id === late)).toMatchObject({ created_at_local: '2026-10-31 23:30:00' });
+    // Without it, the file is as it was: the column is not there.
+    expect(Object.keys((await exported())[0]!)).not.toContain('created_at_local');
+
+    const journal = await exported(`?from=2026-10-01T00:00:00Z&to=2026-11-02T00:00:00Z&time_zone=Europe/Kyiv`, 'movements');
+    expect(journal.map(({ order_id: id, at, at_local: local }) => [id, at, local])).toEqual([
+      [fallBack, '2026-10-25T01:30:00.000Z', '2026-10-25 03:30:00'],
+      [late, '2026-10-31T22:30:00.000Z', '2026-11-01 00:30:00'],
+    ]);
+    const link = await stack.json('GET', '/api/exports/movements/link?from=2026-10-01T00:00:00Z&to=2026-11-02T00:00:00Z&time_zone=Europe/Kyiv', 200, { admin: true });
+    expect(await exported(link.path, 'movements', { admin: false })).toEqual(journal);
+
+    for (const path of ['/api/exports/orders?time_zone=Kyiv', '/api/exports/movements?time_zone=', '/api/exports/orders/link?time_zone=Mars/Olympus']) {
+      const refused = await stack.json('GET', path, 400, { admin: true });
+      expect(refused.error.fields, path).toHaveProperty('time_zone');
     }
   });
 });

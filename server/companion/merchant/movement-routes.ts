@@ -2,7 +2,7 @@
  * The journal of money moved, for an accountant closing a period (bearer ADMIN_TOKEN):
  *
  *   GET /api/movements               ?from=&to=&limit=&cursor=   each sale, capture and refund made in the period, oldest first
- *   GET /api/exports/movements       ?from=&to=&decimal_mark=    the same as a CSV file, streamed
+ *   GET /api/exports/movements       ?from=&to=&decimal_mark=&time_zone=  the same as a CSV file, streamed
  *   GET /api/exports/movements/link  the same query: a signed link to the file, for a browser (download-links.ts)
  *
  * Dated by when each was made (ledger movements.ts), where the orders' figures are dated by the
@@ -97,7 +97,8 @@ const COLUMNS: readonly (readonly [string, (movement: Movement) => CsvCell])[] =
   ['description', (m) => m.description],
 ];
 
-export const MOVEMENT_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
+/** With a time zone asked for: when it was made on its wall clock, a date to a spreadsheet. */
+const LOCAL_COLUMNS: readonly (readonly [string, (movement: Movement) => CsvCell])[] = [['at_local', (m) => ({ localTime: m.at })]];
 
 /**
  * The file's name: its period as the query wrote it; the default thirty days (no `from`) as the
@@ -113,12 +114,13 @@ function periodName(from: string | undefined, to: string | undefined, journal: {
 export function movementsCsv(c: Context<CompanionEnv>, query: { from?: number | undefined; to?: number | undefined }, format: CsvFormat): Promise<Response> {
   const { ledger, clock } = c.var.services;
   const journal: MovementQuery = period(c, query);
+  const columns = format.timeZone === undefined ? COLUMNS : [...COLUMNS, ...LOCAL_COLUMNS];
   return csvFile(c, {
-    columns: MOVEMENT_COLUMNS,
+    columns: columns.map(([name]) => name),
     format,
     page: async (cursor) => {
       const page = await ledger.listMovements({ ...journal, limit: LARGEST_PAGE, ...(cursor !== undefined && { cursor }) });
-      return { text: page.movements.map((movement) => csvLine(COLUMNS.map(([, cell]) => cell(movement)), format)).join(''), next: page.nextCursor };
+      return { text: page.movements.map((movement) => csvLine(columns.map(([, cell]) => cell(movement)), format)).join(''), next: page.nextCursor };
     },
     name: periodName(c.req.query('from'), c.req.query('to'), journal, clock()),
     said: 'the movements export',
@@ -139,8 +141,8 @@ export function movementRoutes(): Hono<CompanionEnv> {
 export function movementExportRoutes(): Hono<CompanionEnv> {
   const exports = new Hono<CompanionEnv>();
   exports.get('/', validate('query', MovementExportQuery), (c) => {
-    const { decimal_mark: decimalMark, ...query } = c.req.valid('query');
-    return movementsCsv(c, query, csvFormat(decimalMark));
+    const { decimal_mark: decimalMark, time_zone: timeZone, ...query } = c.req.valid('query');
+    return movementsCsv(c, query, csvFormat(decimalMark, timeZone));
   });
   // The period is judged here, and the ledger read once, so a refusal or a database away is
   // said to the back office, not to the browser's list of downloads.

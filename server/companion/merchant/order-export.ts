@@ -1,7 +1,7 @@
 /**
  * The orders as a CSV file, for an accountant or a spreadsheet (bearer ADMIN_TOKEN):
  *
- *   GET /api/exports/orders       ?status=&kind=&session_id=&held=true&email=&card_last4=&amount=&currency=&created_from=&created_to=&decimal_mark=
+ *   GET /api/exports/orders       ?status=&kind=&session_id=&held=true&email=&card_last4=&amount=&currency=&created_from=&created_to=&decimal_mark=&time_zone=
  *   GET /api/exports/orders/link  the same query: a signed link to the same file, for a browser (download-links.ts)
  *
  * Every order the filters of GET /api/orders match, newest first, one row each. Streamed a page
@@ -77,15 +77,19 @@ const COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [
   ['voided', (row) => (row.totals.voided ? 'true' : 'false')],
 ];
 
-export const EXPORT_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
+/** With a time zone asked for: when the order was made on its wall clock, a date to a spreadsheet. */
+const LOCAL_COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [['created_at_local', (row) => ({ localTime: row.payment.createdAt })]];
+
+const columnsFor = (format: CsvFormat) => (format.timeZone === undefined ? COLUMNS : [...COLUMNS, ...LOCAL_COLUMNS]);
 
 /** One page of the ledger as CSV lines, and where the next one starts (null: the last). */
 async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string | undefined, format: CsvFormat): Promise<CsvPage> {
+  const columns = columnsFor(format);
   const page = await ledger.listOrders({ ...query, limit: LARGEST_PAGE, ...(cursor !== undefined && { cursor }) });
   // Two reads for the page, whatever it holds: its operations, and its sessions' descriptions.
   const [totals, descriptions] = await Promise.all([ledger.totalsOfOrders(page.orders), ledger.descriptionsOfOrders(page.orders)]);
   const text = page.orders
-    .map((payment) => csvLine(COLUMNS.map(([, cell]) => cell({ payment, totals: totals.get(payment.orderId)!, description: descriptions.get(payment.orderId) })), format))
+    .map((payment) => csvLine(columns.map(([, cell]) => cell({ payment, totals: totals.get(payment.orderId)!, description: descriptions.get(payment.orderId) })), format))
     .join('');
   return { text, next: page.nextCursor };
 }
@@ -93,14 +97,14 @@ async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string 
 export function orderExportRoutes(): Hono<CompanionEnv> {
   const exports = new Hono<CompanionEnv>();
   exports.get('/', validate('query', OrderExportQuery), (c) => {
-    const { decimal_mark: decimalMark, ...filters } = c.req.valid('query');
-    return ordersCsv(c, orderSearch(filters), csvFormat(decimalMark));
+    const { decimal_mark: decimalMark, time_zone: timeZone, ...filters } = c.req.valid('query');
+    return ordersCsv(c, orderSearch(filters), csvFormat(decimalMark, timeZone));
   });
   // The filters are judged here, so a refused one is said to the back office, not saved as a file;
   // and the ledger is read once (an order of them), so a database away is said there too — the
   // link's download failing would show only in the browser's list of downloads.
   exports.get('/link', validate('query', OrderExportQuery), async (c) => {
-    const { decimal_mark: _decimalMark, ...filters } = c.req.valid('query');
+    const { decimal_mark: _decimalMark, time_zone: _timeZone, ...filters } = c.req.valid('query');
     await c.var.services.ledger.listOrders({ ...orderSearch(filters), limit: 1 });
     return c.json(issueLink(c, ORDERS_DOWNLOAD_PATH, CUSTOMER_FILTERS));
   });
@@ -111,7 +115,7 @@ export function orderExportRoutes(): Hono<CompanionEnv> {
 export function ordersCsv(c: Context<CompanionEnv>, query: LedgerOrderQuery, format: CsvFormat): Promise<Response> {
   const { ledger, clock } = c.var.services;
   return csvFile(c, {
-    columns: EXPORT_COLUMNS,
+    columns: columnsFor(format).map(([name]) => name),
     format,
     page: (cursor) => pageText(ledger, query, cursor, format),
     name: exportName('orders', c.req.query('created_from'), c.req.query('created_to'), clock()),

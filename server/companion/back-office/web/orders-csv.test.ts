@@ -26,10 +26,17 @@ describe('the files for the accountant’s spreadsheet', () => {
   it('asks for decimal commas where the browser’s language writes them, as its spreadsheet reads numbers', () => {
     expect(['uk-UA', 'de-DE', 'de-AT', 'fr-FR', 'en-US', 'en-GB', 'ja-JP'].map((locale) => spreadsheetDecimalMark(locale))).toEqual(['comma', 'comma', 'comma', 'comma', 'point', 'point', 'point']);
     const read = listQuery({ kind: 'payments', filter: 'success' });
-    expect(exportPath(read, 'comma')).toBe('/api/exports/orders?kind=payments&status=success&decimal_mark=comma');
-    expect(exportPath(read, 'point')).toBe('/api/exports/orders?kind=payments&status=success');
-    expect(new URL(journalPath(undefined, 'comma'), 'https://shop.example').searchParams.get('decimal_mark')).toBe('comma');
-    expect(journalPath(undefined, 'point')).not.toContain('decimal_mark');
+    expect(exportPath(read, { decimalMark: 'comma' })).toBe('/api/exports/orders?kind=payments&status=success&decimal_mark=comma');
+    expect(exportPath(read, { decimalMark: 'point' })).toBe('/api/exports/orders?kind=payments&status=success');
+    expect(new URL(journalPath(undefined, { decimalMark: 'comma' }), 'https://shop.example').searchParams.get('decimal_mark')).toBe('comma');
+    expect(journalPath(undefined, { decimalMark: 'point' })).not.toContain('decimal_mark');
+  });
+
+  it('asks for each row’s local date and time in the zone the period’s days are in', () => {
+    const read = listQuery({ kind: 'payments', filter: 'all' });
+    expect(exportPath(read, { timeZone: 'Europe/Kyiv' })).toBe('/api/exports/orders?kind=payments&time_zone=Europe%2FKyiv');
+    const october = { choice: 'lastMonth', from: '2026-10-01', to: '2026-10-31' } as const;
+    expect(new URL(journalPath(october, { decimalMark: 'comma', timeZone: 'Europe/Berlin' }), 'https://shop.example').searchParams.get('time_zone')).toBe('Europe/Berlin');
   });
 });
 

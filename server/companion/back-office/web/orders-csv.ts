@@ -7,14 +7,16 @@
  * each sale, capture and refund made in those days, whichever order it is of — the accountant's
  * file of a period closed in the books. The list's other filters are not the journal's.
  *
- * Both are asked for with decimal commas (semicolon-separated) where the browser's language
- * writes them: the accountant's spreadsheet reads numbers as its system's language does.
+ * Both are asked for as the accountant's spreadsheet reads them: with decimal commas
+ * (semicolon-separated) where the browser's language writes them, and with each row's date and
+ * time in the browser's zone, the zone the period's days are in.
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { downloadLink, followLink } from './admin-api.js';
+import { ApiError, downloadLink, followLink } from './admin-api.js';
+import type { DownloadLink } from './admin-api.js';
 import { t } from './i18n.js';
-import { periodInstants, withOffset } from './order-period.js';
+import { periodInstants, timeZone, withOffset } from './order-period.js';
 import type { Period } from './order-period.js';
 
 type DecimalMark = 'point' | 'comma';
@@ -30,23 +32,39 @@ export function spreadsheetDecimalMark(locale: string = typeof navigator === 'un
   return mark === ',' ? 'comma' : 'point';
 }
 
-/** The files' own parameter: the point is their default, so left out. */
-function withDecimalMark(query: URLSearchParams, mark: DecimalMark): URLSearchParams {
-  if (mark === 'comma') query.set('decimal_mark', mark);
+/** What a file is asked to suit: a spreadsheet's decimal mark, and the zone of its local times. */
+export interface FileFormat {
+  readonly decimalMark?: DecimalMark;
+  readonly timeZone?: string | undefined;
+}
+
+/** The files' own parameters; the point, their default, is left out. */
+function withFormat(query: URLSearchParams, { decimalMark, timeZone: zone }: FileFormat): URLSearchParams {
+  if (decimalMark === 'comma') query.set('decimal_mark', decimalMark);
+  if (zone !== undefined) query.set('time_zone', zone);
   return query;
 }
 
 /** The export's address for the list read with `listQuery`: its filters, without its paging. */
-export function exportPath(listQuery: URLSearchParams, mark: DecimalMark = spreadsheetDecimalMark()): string {
-  const query = withDecimalMark(new URLSearchParams(listQuery), mark);
+export function exportPath(listQuery: URLSearchParams, format: FileFormat = {}): string {
+  const query = withFormat(new URLSearchParams(listQuery), format);
   query.delete('limit');
   query.delete('cursor');
   const text = query.toString();
   return `/api/exports/orders${text ? `?${text}` : ''}`;
 }
 
+/** The link to the file at `path(format)` for this browser; without local times where the companion lacks its zone. */
+function browserFileLink(token: string, path: (format: FileFormat) => string): Promise<DownloadLink> {
+  const format: FileFormat = { decimalMark: spreadsheetDecimalMark(), timeZone: timeZone() };
+  return downloadLink(token, path(format)).catch((error: unknown) => {
+    if (error instanceof ApiError && error.fields.time_zone !== undefined) return downloadLink(token, path({ ...format, timeZone: undefined }));
+    throw error;
+  });
+}
+
 export async function downloadOrders(token: string, listQuery: URLSearchParams): Promise<void> {
-  followLink(await downloadLink(token, exportPath(listQuery)));
+  followLink(await browserFileLink(token, (format) => exportPath(listQuery, format)));
 }
 
 /** Any time's journal starts here: the journal's route reads the last 30 days when given no start. */
@@ -56,14 +74,14 @@ const EVERY_MOVEMENT = '1970-01-01T00:00:00Z';
  * The journal's address for the days chosen: the same instants as the orders list's
  * created_from and created_to (order-period.ts); every movement up to now for any time.
  */
-export function journalPath(period: Period | undefined, mark: DecimalMark = spreadsheetDecimalMark()): string {
+export function journalPath(period: Period | undefined, format: FileFormat = {}): string {
   const instants = period && periodInstants(period);
-  const query = withDecimalMark(new URLSearchParams(instants ? { from: withOffset(instants.from), to: withOffset(instants.to) } : { from: EVERY_MOVEMENT }), mark);
+  const query = withFormat(new URLSearchParams(instants ? { from: withOffset(instants.from), to: withOffset(instants.to) } : { from: EVERY_MOVEMENT }), format);
   return `/api/exports/movements?${query}`;
 }
 
 export async function downloadJournal(token: string, period: Period | undefined): Promise<void> {
-  followLink(await downloadLink(token, journalPath(period)));
+  followLink(await browserFileLink(token, (format) => journalPath(period, format)));
 }
 
 /** The download's state: a file on its way, or why the last one failed. */
