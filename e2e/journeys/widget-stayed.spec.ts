@@ -20,7 +20,7 @@ test('a trip to the bank that never left the page offers the challenge instead o
 
   // Still here a few seconds on: the customer is offered the way on, and the focus the disabled
   // pay button held goes to it.
-  await expect(message).toHaveText('Your bank is waiting for you to confirm the payment.');
+  await expect(message).toHaveText('Your bank is waiting for you to confirm the payment.', { timeout: 15_000 });
   const onward = form.getByRole('button', { name: 'Continue with your bank' });
   await expect(onward).toBeFocused();
   await expect(form.getByLabel('Card number')).toHaveCount(0);

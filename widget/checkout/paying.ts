@@ -973,8 +973,12 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
   return false;
 }
 
-/** How long a page that left for `url` may still be here before the element takes it as staying. */
-const STAYED_MS = 5_000;
+/**
+ * How long a page that left for `url` may still be here before the element takes it as staying:
+ * the page goes only once the bank's first answer comes, which on a phone's slow connection
+ * takes seconds (at 5 s a 9 s bank page was offered again as it loaded).
+ */
+const STAYED_MS = 10_000;
 
 /**
  * A page that never leaves for `url` — the customer stopped it (Esc, the Stop button), chose to

@@ -196,7 +196,7 @@ describe('hosted checkout', () => {
       await left;
       // A hash of this page's address: the document stays, and hears no pagehide, as when the
       // customer stops the navigation or stays on the shop's "Leave site?" prompt.
-      await waitUntil(() => !busy(button(payButton)), 'still processing, its button disabled', { timeout: 8000 });
+      await waitUntil(() => !busy(button(payButton)), 'still processing, its button disabled', { timeout: 13_000 });
       expect(message(payButton)).to.equal('');
       expect(payButton.shadowRoot!.activeElement, 'the focus on the button pressed').to.equal(button(payButton));
       const again = oneEvent(payButton, 'pay-redirect');
@@ -205,7 +205,7 @@ describe('hosted checkout', () => {
     } finally {
       restore();
     }
-  });
+  }).timeout(20_000);
 
   it('is what <pay-form> shows when the session allows hosted checkout only', async () => {
     const ready = await (async () => {
