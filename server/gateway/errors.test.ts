@@ -149,6 +149,9 @@ describe('maskFreeText', () => {
     // Spelt a digit at a time, and named in other languages.
     ['cvv 7 3 7, room 1402', 'cvv [cvv], room [cvv]'],
     ['CVV:\u00a01 2 3 4', 'CVV:\u00a0[cvv]'],
+    ['cvv 7-3-7', 'cvv [cvv]'],
+    ['cvv 7  3  7', 'cvv [cvv]'],
+    ['cvv 7\u202f3\u202f7', 'cvv [cvv]'],
     ['Kartenprüfnummer: 737', 'Kartenprüfnummer: [cvv]'],
     ['Kartenpru\u0308fnummer 737', 'Kartenpru\u0308fnummer [cvv]'],
     ['Sicherheitscode 737', 'Sicherheitscode [cvv]'],
