@@ -215,7 +215,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const servedLedger = ledgerTag(ledger.id);
   const identity = companionIdentity(servedLedger);
   const probeToken = ownProbeToken(config.gatewayApiSecret);
-  app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, ledgerTag: servedLedger, probeToken, logger }));
+  app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, ledgerTag: servedLedger, probeToken, logger, wrong: () => metrics.publicUrlWrong() }));
   app.use(logRequests(app, ownProbeCheck([config.gatewayApiSecret, ...(config.gatewayApiSecretPrevious ? [config.gatewayApiSecretPrevious] : [])])));
   // Before anything reads a body, on every path (routes added by `extend` included).
   app.use(limitBody(options.bodyLimitBytes, { [`${options.basePath}/webhooks/`]: options.webhookBodyLimitBytes }));

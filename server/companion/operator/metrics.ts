@@ -80,6 +80,7 @@ export class CompanionMetrics {
   readonly #forgotten: Counter;
   readonly #heldOrders: Gauge;
   readonly #declineBurst: Gauge;
+  readonly #publicUrlWrong: Gauge;
   readonly #declineCoolDowns: Counter<'by'>;
   /** Whether a decline burst is under way (payments/decline-rate.ts), read at each scrape. */
   #bursting: (() => boolean) | undefined;
@@ -135,6 +136,12 @@ export class CompanionMetrics {
       registers,
     });
     this.#declineBurst.set(0);
+    this.#publicUrlWrong = new Gauge({
+      name: 'payform_public_url_wrong',
+      help: '1 once this instance found that PAYFORM_PUBLIC_URL does not reach it (the gateway\'s webhooks and the customers\' way back from 3-D Secure go elsewhere, or are refused in front of it; its error line says why), until it restarts; else 0',
+      registers,
+    });
+    this.#publicUrlWrong.set(0);
     this.#declineCoolDowns = new Counter({
       name: 'payform_decline_cool_downs_total',
       help: 'Client networks refused pay attempts for a while after their declines, by client (an IPv4 address or IPv6 /64) or network (an IPv6 /48)',
@@ -235,6 +242,11 @@ export class CompanionMetrics {
   }
 
   /** The gateway reported what contradicts an order (payments/reactions.ts discrepancyNoted). */
+  /** The public URL check found PAYFORM_PUBLIC_URL wrong (public-url-check.ts): kept until a restart, which checks again. */
+  publicUrlWrong(): void {
+    this.#publicUrlWrong.set(1);
+  }
+
   discrepancyNoted(): void {
     this.#discrepancies.inc();
   }

@@ -204,12 +204,14 @@ const theCheckLine = (logs: readonly string[]) =>
     return lines;
   });
 
+const METRICS_TOKEN = 'a-metrics-token-for-the-check';
+
 describe('the public URL check, between real companions', () => {
   const open = stacksPerTest();
 
   it('warns once when the public URL reaches a companion on another ledger, naming what answered and the fix', async () => {
-    const other = await open({ served: true, backend: fileBackend });
-    const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: other.companionUrl } });
+    const other = await open({ served: true, backend: fileBackend, companion: { metricsToken: METRICS_TOKEN } });
+    const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: other.companionUrl, metricsToken: METRICS_TOKEN } });
     // Both are alive and say so; each names its own ledger.
     const [here, there] = [await stack.request('GET', '/healthz'), await other.request('GET', '/healthz')];
     expect([here.status, await here.json(), there.status, await there.json()]).toEqual([200, { status: 'ok' }, 200, { status: 'ok' }]);
@@ -229,6 +231,9 @@ describe('the public URL check, between real companions', () => {
         'Or, if that companion is another instance of this one, the two run on different databases (the one whose start made a new ledger said so in its log: ' +
         '`new: made by this start`): give every instance the same PAYFORM_DATABASE_URL (the same file)',
     );
+    // And a gauge an alert pages on, where one instance's line is easily missed; the other's URL reaches it.
+    const wrongUrl = async (on: typeof stack) => /^payform_public_url_wrong (\d)$/m.exec(await (await on.request('GET', '/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text())?.[1];
+    expect([await wrongUrl(stack), await wrongUrl(other)]).toEqual(['1', '0']);
   });
 
   it('says a companion answered 404 at a path it has no route for, not a server that is no companion', async () => {

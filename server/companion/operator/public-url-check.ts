@@ -67,6 +67,8 @@ export interface PublicUrlCheck {
   /** What its probes carry in OWN_PROBE_HEADER (ownProbeToken), for the request log to tell them. */
   readonly probeToken: string;
   readonly logger: Logger;
+  /** Told when the check finds the public URL wrong: `payform_public_url_wrong`, for an alert to page on. */
+  readonly wrong?: () => void;
   readonly fetch?: typeof globalThis.fetch;
 }
 
@@ -114,7 +116,9 @@ interface Reply {
  * The middleware that asks, once. Every later request pays a boolean and a plain call: no
  * async frame of its own on the pay and webhook paths.
  */
-export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToken, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
+export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToken, logger, wrong = () => {}, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
+  // Each error the check says is webhooks or customers' returns lost: said once, and kept in a gauge.
+  const sayWrong: Logger['error'] = (message, fields) => (wrong(), logger.error(message, fields));
   const publicHost = new URL(publicUrl).hostname;
   const elsewhere = !isLoopbackHost(publicHost);
   let asked = false;
@@ -158,7 +162,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToke
         // Stopped as it posted: the refusal was its own 503 shutting_down.
         if (refusal === undefined || stopping()) logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${webhookUrl} answers from an instance on its ledger`, { public_url: publicUrl });
         else {
-          logger.error(
+          sayWrong(
             `${NAMED} reaches this companion, but a form-encoded POST to ${webhookUrl} with no Origin header, as the gateway sends each webhook, ${refusal.said} ` +
               'from a server in front of it: every webhook would be refused there, and what changes at the gateway later (a refund or reversal made there) would never reach the ledger. ' +
               (refusal.status === 405
@@ -228,7 +232,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToke
       // schema left out of its URL): the other instances' ledger is the one to share. Not on
       // SQLite, whose every first start (and every start in memory) makes a new ledger: there a
       // public URL reaching another companion (a port typed wrong) is the likelier fault.
-      logger.error(
+      sayWrong(
         `${NAMED} reaches another payform companion, on another ledger (${LEDGER_HEADER} ${anotherLedger} at ${webhookUrl}, ${ours} here): ` +
           `this start made a new ledger, and the instance answering at the public URL runs on another. Most likely this instance's database is the wrong one: ` +
           `give this instance the same PAYFORM_DATABASE_URL as the others${alsoAlike(served.dialect)}, and start it again. The gateway's webhooks and the customer's way back from 3-D Secure or the hosted page ` +
@@ -249,7 +253,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToke
     }
     // An error, not a warning: every webhook and every return from 3-D Secure would be lost, and a
     // log kept at PAYFORM_LOG_LEVEL=error must still say it.
-    logger.error(
+    sayWrong(
       `${NAMED} does not reach this companion: ${problem}. The customer's way back from 3-D Secure ` +
         `or the hosted page, and the gateway's webhooks, are sent there${fix}`,
       { public_url: publicUrl },
@@ -258,7 +262,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToke
 
   // Off this machine the address may not be reachable from here, but one mistake shows in the address itself.
   if (elsewhere && basePath && publicUrl.endsWith(`${basePath}${basePath}`)) {
-    logger.error(
+    sayWrong(
       `${NAMED} ends with the base path ${basePath}, which the companion adds itself: the customer's way back ` +
         `from 3-D Secure or the hosted page, and the gateway's webhooks, are sent under ${publicUrl}; leave ${basePath} out, unless the server also mounts the companion under it`,
       { public_url: publicUrl },
@@ -297,7 +301,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, probeToke
       // The very first request is the probe's (below), which names a mount itself.
       const mountedUnder = address && asked ? mountOf(c, address.pathname) : '';
       // The path only: the host is what its sender wrote (a stranger's, perhaps), the mount is this server's own.
-      if (mountedUnder) logger.error(misrouted(mountedUnder, basePath, `${mountedUnder}${basePath}`), { public_url: publicUrl });
+      if (mountedUnder) sayWrong(misrouted(mountedUnder, basePath, `${mountedUnder}${basePath}`), { public_url: publicUrl });
     }
     const address = asked ? undefined : requestAddress(c.req.url);
     if (address) {
