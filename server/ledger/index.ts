@@ -26,7 +26,7 @@ export { figuresDiffer } from './payments.js';
 export { discrepancyVersion, isHeld, LATER_REPORTS_KEPT, latestReport, reportsOf } from './discrepancies.js';
 export { SETTLEMENT_NOTE_MAX } from './input.js';
 export { amountPaid, captureCeiling, sentInFull } from './money-rules.js';
-export { isTimeZone } from './time-zone.js';
+export { isTimeZone, wallClock } from './time-zone.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';
 export type * from './types.js';
 export type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';

@@ -51,6 +51,11 @@ function offsetAt(format: Intl.DateTimeFormat, instant: number): number {
   return local - (instant - (((instant % 1000) + 1000) % 1000));
 }
 
+/** `instant` as the zone's wall clock reads it, in milliseconds as if that were UTC (`toISOString` writes its date and time). */
+export function wallClock(zone: string, instant: number): number {
+  return instant + offsetAt(formatterOf(zone), instant);
+}
+
 /** [from, to) cut where the zone's offset changes, each piece with its offset. */
 export function offsetSpans(zone: string, from: number, to: number): OffsetSpan[] {
   const format = formatterOf(zone);

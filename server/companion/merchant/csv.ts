@@ -7,6 +7,8 @@
  * "=HYPERLINK(…)" must reach the accountant as those characters.
  */
 
+import { wallClock } from '../../ledger/index.js';
+
 /**
  * A cell: text (quoted, guarded), a number written as is, a decimal figure written bare as well
  * (`{ decimal: '249.50' }`), or nothing (an empty cell). Money stays a number to a spreadsheet
@@ -45,7 +47,7 @@ export const COMMA_DECIMALS: CsvFormat = { separator: ';', decimalMark: ',' };
 export function csvCell(value: CsvCell, format: CsvFormat = POINT_DECIMALS): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'object' && 'localTime' in value) return wallClock(value.localTime, format.timeZone ?? 'UTC');
+  if (typeof value === 'object' && 'localTime' in value) return localDateTime(value.localTime, format.timeZone ?? 'UTC');
   if (typeof value === 'object') return PLAIN_NUMBER.test(value.decimal) ? decimalFigure(value.decimal, format) : csvCell(value.decimal);
   const text = (FORMULA_START.test(value) && !PLAIN_NUMBER.test(value)) || CHANGED_AS_NUMBER.test(value) ? `'${value}` : value;
   return `"${text.replaceAll('"', '""')}"`;
@@ -64,19 +66,9 @@ function decimalFigure(decimal: string, format: CsvFormat): string {
 /**
  * An instant as the wall clock of `timeZone` reads it, `2026-11-01 00:30:00`: bare, in the one
  * shape Excel (and LibreOffice detecting special numbers) reads as a date and time in every
- * language; an ISO 8601 instant with its `T` and `Z` is text to them. One format a zone, kept.
+ * language; an ISO 8601 instant with its `T` and `Z` is text to them.
  */
-function wallClock(ms: number, timeZone: string): string {
-  let format = wallClocks.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-    wallClocks.set(timeZone, format);
-  }
-  const part = Object.fromEntries(format.formatToParts(ms).map(({ type, value }) => [type, value]));
-  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}`;
-}
-
-const wallClocks = new Map<string, Intl.DateTimeFormat>();
+const localDateTime = (ms: number, timeZone: string): string => new Date(wallClock(timeZone, ms)).toISOString().slice(0, 19).replace('T', ' ');
 
 export function csvLine(cells: readonly CsvCell[], format: CsvFormat = POINT_DECIMALS): string {
   return `${cells.map((cell) => csvCell(cell, format)).join(format.separator)}\r\n`;
