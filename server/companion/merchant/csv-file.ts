@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { isTimeZone } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { COMMA_DECIMALS, csvLine, POINT_DECIMALS } from './csv.js';
-import type { CsvFormat } from './csv.js';
+import type { CsvCell, CsvFormat } from './csv.js';
 
 /** The files' own parameters (not filters): how the accountant's spreadsheet reads numbers, and their zone. */
 export const CSV_FORMAT_PARAMS = {
@@ -26,9 +26,20 @@ export const CSV_FORMAT_PARAMS = {
     .describe('IANA time zone (Europe/Kyiv): adds a last column of each row’s date and time on its wall clock, 2026-11-01 00:30:00, which a spreadsheet reads as a date and time; the UTC instants stay'),
 };
 
-export function csvFormat(decimalMark: 'point' | 'comma' | undefined, timeZone: string | undefined): CsvFormat {
-  return { ...(decimalMark === 'comma' ? COMMA_DECIMALS : POINT_DECIMALS), timeZone };
+/** A file's query split into how it is written (CSV_FORMAT_PARAMS) and the rest: its filters or its period. */
+export function csvFormat<Query extends { decimal_mark?: 'point' | 'comma' | undefined; time_zone?: string | undefined }>(
+  query: Query,
+): [CsvFormat, Omit<Query, 'decimal_mark' | 'time_zone'>] {
+  const { decimal_mark: decimalMark, time_zone: timeZone, ...rest } = query;
+  return [{ ...(decimalMark === 'comma' ? COMMA_DECIMALS : POINT_DECIMALS), timeZone }, rest];
 }
+
+/** A file's columns, with its local-time column last when the format names a zone. */
+export const columnsIn = <Row>(columns: readonly Column<Row>[], local: Column<Row>, format: CsvFormat): readonly Column<Row>[] =>
+  format.timeZone === undefined ? columns : [...columns, local];
+
+/** A column's name, and its cell of a row. */
+export type Column<Row> = readonly [name: string, cell: (row: Row) => CsvCell];
 
 /** A page of the file's lines, and where the next one starts (null: the last). */
 export interface CsvPage {

@@ -24,15 +24,15 @@ import { dayReceipts, receiptsDownloadPath, SignedDateReceiptsQuery } from './re
 export function downloadRoutes(): Hono<CompanionEnv> {
   const downloads = new Hono<CompanionEnv>();
   downloads.get('/orders', requireSignedLink(() => ORDERS_DOWNLOAD_PATH), validate('query', SignedOrderFilterQuery), (c) => {
-    const { expires: _expires, signature: _signature, sealed, decimal_mark: decimalMark, time_zone: timeZone, ...filters } = c.req.valid('query');
+    const [format, { expires: _expires, signature: _signature, sealed, ...filters }] = csvFormat(c.req.valid('query'));
     // Sealed by this companion's key as they were judged: read again as any filter is.
     const customer = OrderFilterQuery.safeParse(unsealed(c, sealed));
     if (!customer.success) throw ApiProblem.invalid({ sealed: 'holds filters this companion does not take: ask for a new link' });
-    return ordersCsv(c, orderSearch({ ...filters, ...customer.data }), csvFormat(decimalMark, timeZone));
+    return ordersCsv(c, orderSearch({ ...filters, ...customer.data }), format);
   });
   downloads.get('/movements', requireSignedLink(() => MOVEMENTS_DOWNLOAD_PATH), validate('query', SignedMovementExportQuery), (c) => {
-    const { expires: _expires, signature: _signature, decimal_mark: decimalMark, time_zone: timeZone, ...period } = c.req.valid('query');
-    return movementsCsv(c, period, csvFormat(decimalMark, timeZone));
+    const [format, { expires: _expires, signature: _signature, ...period }] = csvFormat(c.req.valid('query'));
+    return movementsCsv(c, period, format);
   });
   downloads.get('/receipts/:date', requireSignedLink((c) => receiptsDownloadPath(c.req.param('date') ?? '')), validate('query', SignedDateReceiptsQuery), (c) => {
     const { expires: _expires, signature: _signature, ...query } = c.req.valid('query');

@@ -19,9 +19,10 @@ import type { Movement, MovementQuery } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { AmountView } from '../http/amounts.js';
 import { validate } from '../http/validate.js';
-import type { CsvCell, CsvFormat } from './csv.js';
+import type { CsvFormat } from './csv.js';
 import { csvLine } from './csv.js';
-import { CSV_FORMAT_PARAMS, csvFile, csvFormat, exportName } from './csv-file.js';
+import { CSV_FORMAT_PARAMS, columnsIn, csvFile, csvFormat, exportName } from './csv-file.js';
+import type { Column } from './csv-file.js';
 import { DOWNLOADS_PATH, issueLink, LINK_PARAMS } from './download-links.js';
 import { LARGEST_PAGE, PageQuery } from './page-query.js';
 import { QueryInstant } from './query-instant.js';
@@ -82,7 +83,7 @@ function movementView(movement: Movement): z.output<typeof MovementView> {
 }
 
 /** The file's columns, in order: the view's fields, the amount's decimals beside it for people. */
-const COLUMNS: readonly (readonly [string, (movement: Movement) => CsvCell])[] = [
+const COLUMNS: readonly Column<Movement>[] = [
   ['at', (m) => iso(m.at)],
   ['kind', (m) => m.kind],
   ['order_id', (m) => m.orderId],
@@ -98,7 +99,7 @@ const COLUMNS: readonly (readonly [string, (movement: Movement) => CsvCell])[] =
 ];
 
 /** With a time zone asked for: when it was made on its wall clock, a date to a spreadsheet. */
-const LOCAL_COLUMNS: readonly (readonly [string, (movement: Movement) => CsvCell])[] = [['at_local', (m) => ({ localTime: m.at })]];
+const LOCAL_COLUMN: Column<Movement> = ['at_local', (m) => ({ localTime: m.at })];
 
 /**
  * The file's name: its period as the query wrote it; the default thirty days (no `from`) as the
@@ -114,7 +115,7 @@ function periodName(from: string | undefined, to: string | undefined, journal: {
 export function movementsCsv(c: Context<CompanionEnv>, query: { from?: number | undefined; to?: number | undefined }, format: CsvFormat): Promise<Response> {
   const { ledger, clock } = c.var.services;
   const journal: MovementQuery = period(c, query);
-  const columns = format.timeZone === undefined ? COLUMNS : [...COLUMNS, ...LOCAL_COLUMNS];
+  const columns = columnsIn(COLUMNS, LOCAL_COLUMN, format);
   return csvFile(c, {
     columns: columns.map(([name]) => name),
     format,
@@ -141,8 +142,8 @@ export function movementRoutes(): Hono<CompanionEnv> {
 export function movementExportRoutes(): Hono<CompanionEnv> {
   const exports = new Hono<CompanionEnv>();
   exports.get('/', validate('query', MovementExportQuery), (c) => {
-    const { decimal_mark: decimalMark, time_zone: timeZone, ...query } = c.req.valid('query');
-    return movementsCsv(c, query, csvFormat(decimalMark, timeZone));
+    const [format, query] = csvFormat(c.req.valid('query'));
+    return movementsCsv(c, query, format);
   });
   // The period is judged here, and the ledger read once, so a refusal or a database away is
   // said to the back office, not to the browser's list of downloads.

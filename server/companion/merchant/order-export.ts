@@ -19,9 +19,9 @@ import type { Ledger, OrderListQuery as LedgerOrderQuery, OrderTotals, Payment }
 import type { CompanionEnv } from '../context.js';
 import { validate } from '../http/validate.js';
 import { csvLine } from './csv.js';
-import type { CsvCell, CsvFormat } from './csv.js';
-import { csvFile, csvFormat, exportName } from './csv-file.js';
-import type { CsvPage } from './csv-file.js';
+import type { CsvFormat } from './csv.js';
+import { columnsIn, csvFile, csvFormat, exportName } from './csv-file.js';
+import type { Column, CsvPage } from './csv-file.js';
 import { DOWNLOADS_PATH, issueLink } from './download-links.js';
 import { CUSTOMER_FILTERS, OrderExportQuery, orderSearch } from './order-routes.js';
 import { LARGEST_PAGE } from './page-query.js';
@@ -44,7 +44,7 @@ const money = (name: string, amount: (row: Row) => number) =>
 const paid = (row: Row) => amountPaid(row.payment, row.totals);
 
 /** The file's columns, in order: name and cell. */
-const COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [
+const COLUMNS: readonly Column<Row>[] = [
   ['order_id', (row) => row.payment.orderId],
   ['created_at', (row) => new Date(row.payment.createdAt).toISOString()],
   ['status', (row) => row.payment.status],
@@ -78,13 +78,11 @@ const COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [
 ];
 
 /** With a time zone asked for: when the order was made on its wall clock, a date to a spreadsheet. */
-const LOCAL_COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [['created_at_local', (row) => ({ localTime: row.payment.createdAt })]];
-
-const columnsFor = (format: CsvFormat) => (format.timeZone === undefined ? COLUMNS : [...COLUMNS, ...LOCAL_COLUMNS]);
+const LOCAL_COLUMN: Column<Row> = ['created_at_local', (row) => ({ localTime: row.payment.createdAt })];
 
 /** One page of the ledger as CSV lines, and where the next one starts (null: the last). */
 async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string | undefined, format: CsvFormat): Promise<CsvPage> {
-  const columns = columnsFor(format);
+  const columns = columnsIn(COLUMNS, LOCAL_COLUMN, format);
   const page = await ledger.listOrders({ ...query, limit: LARGEST_PAGE, ...(cursor !== undefined && { cursor }) });
   // Two reads for the page, whatever it holds: its operations, and its sessions' descriptions.
   const [totals, descriptions] = await Promise.all([ledger.totalsOfOrders(page.orders), ledger.descriptionsOfOrders(page.orders)]);
@@ -97,14 +95,14 @@ async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string 
 export function orderExportRoutes(): Hono<CompanionEnv> {
   const exports = new Hono<CompanionEnv>();
   exports.get('/', validate('query', OrderExportQuery), (c) => {
-    const { decimal_mark: decimalMark, time_zone: timeZone, ...filters } = c.req.valid('query');
-    return ordersCsv(c, orderSearch(filters), csvFormat(decimalMark, timeZone));
+    const [format, filters] = csvFormat(c.req.valid('query'));
+    return ordersCsv(c, orderSearch(filters), format);
   });
   // The filters are judged here, so a refused one is said to the back office, not saved as a file;
   // and the ledger is read once (an order of them), so a database away is said there too — the
   // link's download failing would show only in the browser's list of downloads.
   exports.get('/link', validate('query', OrderExportQuery), async (c) => {
-    const { decimal_mark: _decimalMark, time_zone: _timeZone, ...filters } = c.req.valid('query');
+    const [, filters] = csvFormat(c.req.valid('query'));
     await c.var.services.ledger.listOrders({ ...orderSearch(filters), limit: 1 });
     return c.json(issueLink(c, ORDERS_DOWNLOAD_PATH, CUSTOMER_FILTERS));
   });
@@ -115,7 +113,7 @@ export function orderExportRoutes(): Hono<CompanionEnv> {
 export function ordersCsv(c: Context<CompanionEnv>, query: LedgerOrderQuery, format: CsvFormat): Promise<Response> {
   const { ledger, clock } = c.var.services;
   return csvFile(c, {
-    columns: columnsFor(format).map(([name]) => name),
+    columns: columnsIn(COLUMNS, LOCAL_COLUMN, format).map(([name]) => name),
     format,
     page: (cursor) => pageText(ledger, query, cursor, format),
     name: exportName('orders', c.req.query('created_from'), c.req.query('created_to'), clock()),
