@@ -49,6 +49,7 @@ import { unknownOptions } from './near-names.js';
 import { checkGateway } from './gateway-check.js';
 import { originOf } from './payments/redirects.js';
 import { INSTANCE_HEADER, instanceId } from './operator/public-url-check.js';
+import { rebindingHost } from './operator/metrics-host.js';
 import { checkTokenizer } from './tokenizer-check.js';
 import { checkTokenizerOrigins } from './tokenizer-origins.js';
 import { requestAddress } from './http/request-address.js';
@@ -767,8 +768,22 @@ async function serveMetrics(composed: ComposedCompanion, address: { host: string
   const { metrics, services } = app.companion;
   // Outside the app: its middleware never sees these answers.
   const security = securityHeaders(services.options.publicUrl);
+  let reboundSaid = false;
   const server = httpServer(
     async (request) => {
+      const rebound = rebindingHost(address.host, request.url);
+      if (rebound !== undefined) {
+        // Once: a Prometheus given a name of this machine is refused at every scrape.
+        if (!reboundSaid) {
+          reboundSaid = true;
+          services.logger.warn(
+            `the metrics listener (PAYFORM_METRICS_ADDRESS) refused a request for the host ${rebound}: bound to this machine, it answers only its addresses and localhost, ` +
+              'as a web page reaching it through DNS rebinding names its own host; have Prometheus scrape it by its address',
+            { host: rebound },
+          );
+        }
+        return new Response('The metrics listener answers requests for this machine’s addresses and localhost only\n', { status: 403, headers: security });
+      }
       if (requestAddress(request.url)?.pathname !== '/metrics') return new Response('Not found\n', { status: 404, headers: security });
       // A probe's HEAD (is the endpoint up?) is answered as the GET would be, without the scrape's reads.
       if (request.method === 'HEAD') return new Response(null, { headers: { ...security, 'Content-Type': metrics.registry.contentType } });

@@ -10,6 +10,7 @@ import { createLogger, memorySink } from '../log/logger.js';
 import { readCompanionConfig } from '../settings.js';
 import { startCompanion } from '../start.js';
 import { loopbackSettings } from '../test/loopback-settings.js';
+import { rawRequest } from '../test/raw-request.js';
 
 let sandbox: ServedSandbox;
 let dir: string;
@@ -36,6 +37,27 @@ describe('PAYFORM_METRICS_ADDRESS', () => {
       const posted = await fetch(companion.metricsUrl!, { method: 'POST' });
       expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
       expect((await fetch(`${companion.url}/metrics`)).status).toBe(404);
+    } finally {
+      await companion.close();
+    }
+  });
+
+  it('answers on this machine only requests for its addresses and localhost, not a name a web page rebound to it', async () => {
+    const log = memorySink();
+    const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: join(dir, 'payform.db'), PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_METRICS_ADDRESS: '127.0.0.1:0' });
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: log.sink }) });
+    try {
+      const { port } = new URL(companion.metricsUrl!);
+      const scrape = (host: string) => rawRequest(port, 'GET', '/metrics', { Host: host });
+      // A page on rebound.example whose name now resolves to 127.0.0.1 reads it as its own origin.
+      expect((await scrape(`rebound.example:${port}`)).status).toBe(403);
+      expect((await scrape(`127.0.0.1.nip.example:${port}`)).status).toBe(403);
+      expect((await scrape(`127.0.0.1:${port}`)).status).toBe(200);
+      expect((await scrape(`localhost:${port}`)).status).toBe(200);
+      expect((await scrape(`[::1]:${port}`)).status).toBe(200);
+      const said = log.lines.filter((line) => line.includes('the metrics listener (PAYFORM_METRICS_ADDRESS) refused a request for the host'));
+      expect(said).toHaveLength(1);
+      expect(JSON.parse(said[0]!)).toMatchObject({ level: 'warn', host: 'rebound.example' });
     } finally {
       await companion.close();
     }
