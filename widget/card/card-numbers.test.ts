@@ -70,6 +70,12 @@ describe('findCardNumbers', () => {
     ['its first four in unmatched brackets', '(4111] 1111 1111 1111'],
     ['its security code run into it', `${VISA}123`],
     ['an Amex number and its four-digit code run into it', '3782822463100054321'],
+    ['two halves, a space between', '42424242 42424242'],
+    ['two halves, a no-break space between', '41111111\u00a011111111'],
+    ['two halves, a dash between', '42424242-42424242'],
+    ['two halves, a spaced en dash between', '54545454 \u2013 54545454'],
+    ['its first four apart', '4242 424242424242'],
+    ['its last four apart', '424242424242 4242'],
   ])('finds a card number written with %s', (_, written) => {
     const text = `Olena ${written} Koval`;
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([written]);
@@ -159,6 +165,13 @@ describe('findCardNumbers', () => {
     ['a Polish product barcode', '5901234123457 x2'],
     ['a time in milliseconds', '4102444800007'],
     ['two phone numbers of eight, one with a space, one with a dash', '6212 3456 6298-7654'],
+    // Halves of a card number's digits, but ids side by side: a list, in a table's columns, or failing the check digit.
+    ['three ids of eight in a list', '42424242 42424242 42424242'],
+    ['an id of eight after two', '12345678 42424242 42424242'],
+    ['two ids of eight, a comma between', '42424242, 42424242'],
+    ['two ids of eight in a tab-separated row', '42424242\t42424242'],
+    ['two ids of eight that fail the check digit', '42424242 42424241'],
+    ['two UnionPay-like ids of eight that fail it', '62123456 78901234'],
   ])('finds none in %s', (_, text) => {
     expect(findCardNumbers(text)).toEqual([]);
   });

@@ -221,6 +221,37 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand, digits: stri
   );
 }
 
+/** How a 16-digit number is split in two as people write one: in halves, or its first or last four apart. */
+const SPLITS_IN_TWO = new Set(['8,8', '4,12', '12,4']);
+/** What stands between its two parts: a space, or a dash with or without a space each side. */
+const BETWEEN_PARTS = /^(?:[ \xa0\u2007\u2009\u202f]|[ \xa0]?[-\u2010\u2011\u2013][ \xa0]?)$/;
+/** The most digits a group after it may have: an expiry's or a code's four; more make it a list of numbers. */
+const LISTED = 4;
+/** What ends an item of a list: a number before or after one is another item, not part of it. */
+const ITEM_BREAK = /[;,|]/;
+
+/**
+ * Whether a 16-digit number is written in two parts (`42424242 42424242`, `4242 424242424242`):
+ * with its check digit (UnionPay's numbers that fail it would take two ids in) and a space or a
+ * dash between, standing alone. Digits joined to it before (`ORD-2001-6327 003366893243`,
+ * `00:00:00.42843909 97757129`, `+6 36695684 49437419`), a longer number after (ids side by side,
+ * `45678912 45678913 45678914`) or cents (`36695684 49437419.00`) make it parts of other data;
+ * a list's `;` or `,` before them keeps them apart. `before` and `after`: the groups beside it.
+ */
+function writtenInTwo(window: readonly Group[], digits: string, before?: Group, after?: Group): boolean {
+  if (window.length !== 2) return false;
+  const [first, second] = window as [Group, Group];
+  const joinedBefore = before !== undefined && !ITEM_BREAK.test(first.gap);
+  const joinedAfter = after !== undefined && !ITEM_BREAK.test(after.gap) && (after.digits.length > LISTED || (after.digits.length === 2 && CENTS.test(after.gap.replace(/\0/g, ''))));
+  return (
+    SPLITS_IN_TWO.has(`${first.digits.length},${second.digits.length}`) &&
+    luhn(digits) &&
+    BETWEEN_PARTS.test(second.gap.replace(/\0/g, '')) &&
+    !joinedBefore &&
+    !joinedAfter
+  );
+}
+
 /**
  * What a reader sees of a tag, mark or entity, as long as it is written: an entity's character
  * first (`&#32;` a space, so groups split by it are grouped as they look), then NUL; NUL alone for
@@ -391,10 +422,11 @@ const ESCAPE_HERE = new RegExp(PERCENT_ESCAPE.source, 'iy');
  * A quick look that clears most text without the scan: whether plain ASCII text (nothing
  * hidden — no `<`, `&`, marks or other scripts) has a run of digit groups that could make a card
  * number. (NUL joins digits for the scan: such text goes to it too.) A run ends where the scan's chains end — at a letter, or at more than MAX_GAP
- * characters between groups — and after any group of 2–3 or 7+ digits, which only a card
- * number's last group (or a whole one) can be: none of the groupings it is written in carries
- * one onwards. Timestamps, UUIDs, tokens and amounts are cleared here; anything it cannot clear
- * (other text included) goes to the scan, so it never hides a card number.
+ * characters between groups — and after any group of 2–3 or 7+ digits but 8 and 12 (a number
+ * written in two), which only a card number's last group (or a whole one) can be: none of the
+ * groupings it is written in carries one onwards. Timestamps, UUIDs, tokens and amounts are
+ * cleared here; anything it cannot clear (other text included) goes to the scan, so it never
+ * hides a card number.
  */
 function mayHoldCardNumber(text: string): boolean {
   let run = 0;
@@ -424,7 +456,7 @@ function mayHoldCardNumber(text: string): boolean {
     if (group > 0) {
       run += group;
       if (run >= MIN_DIGITS) return true;
-      if (group < 4 ? group > 1 : group > 6) run = 0;
+      if (group < 4 ? group > 1 : group > 6 && group !== 8 && group !== 12) run = 0;
       group = 0;
     }
     // A letter ends a chain (ASCII here: code | 32 folds capitals).
@@ -492,7 +524,8 @@ function spansIn(scanned: string): CardNumberSpan[] {
         const next = groups[to + 1];
         // An entity's or escape's point (`&#46;`, `%2E`) is read with NUL after it.
         const cents = to + 2 === groups.length && next!.digits.length === 2 && CENTS.test(next!.gap.replace(/\0/g, ''));
-        if (!groupedLikeACard(window.map((group) => group.digits.length), brand, number, window[1]?.gap ?? '', cents) || endsInAWord(scanned, window)) continue;
+        const grouped = groupedLikeACard(window.map((group) => group.digits.length), brand, number, window[1]?.gap ?? '', cents) || writtenInTwo(window, number, groups[from - 1], next);
+        if (!grouped || endsInAWord(scanned, window)) continue;
         if (separatedAsOne(window, number, next)) found(first.start, groups[to]!.end);
         else {
           // Its brackets go with it: a mask leaves none of them behind.

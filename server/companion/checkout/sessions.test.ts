@@ -84,6 +84,8 @@ describe('POST /api/checkout/sessions', () => {
     // Logged and stored as written, so not a card number.
     [{ order_id: '4242424242424242' }, 'order_id', 'must not contain a card number'],
     [{ order_id: 'ord-4111111111111111' }, 'order_id', 'must not contain a card number'],
+    [{ order_id: 'ord-41111111-11111111' }, 'order_id', 'must not contain a card number'],
+    [{ customer_id: '4111 111111111111' }, 'customer_id', 'must not contain a card number'],
     [{ return_url: 'javascript:alert(1)' }, 'return_url', 'must be an http(s) URL'],
     [{ return_url: '/return.php' }, 'return_url', 'must be an absolute https: URL (https://shop.example/thanks), not a path'],
     [{ return_url: 'http://shop.example/thanks' }, 'return_url', 'must be an https: URL'],

@@ -23,6 +23,8 @@ const SPELLINGS = [
   '4242<b>4242</b>4242<i>4242</i>', fours('.'), fours('  '), fours('/'), PAN.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit))),
   // Its first six apart, as a BIN lookup writes it.
   `${PAN.slice(0, 6)}|${PAN.slice(6)}`, `${PAN.slice(0, 6)}-${PAN.slice(6)}`,
+  // In two halves, or its first four apart.
+  `${PAN.slice(0, 8)} ${PAN.slice(8)}`, `${PAN.slice(0, 8)}-${PAN.slice(8)}`, `${PAN.slice(0, 4)} ${PAN.slice(4)}`,
 ];
 
 /** A spelling masked: the brackets around the digits are not the card number's. */
@@ -32,7 +34,7 @@ const masked = (spelling: string) => (spelling.startsWith('(') ? '([card number]
 // The barcode and the mobile without its + pass a 13-digit Visa's check digit: no longer issued.
 const ORDINARY =
   'order e4-1795384870676, call +380501234567 or +38 (050) 123-45-67 or 4915123456704, at 2026-11-23 07:21:16.123, ' +
-  'ref 6f1c2a3b-4d5e-4f60-8123-456789012345, EAN 4820024700061';
+  'ref 6f1c2a3b-4d5e-4f60-8123-456789012345, EAN 4820024700061, parcels 42424242 42424242 42424242';
 
 async function open(): Promise<Stack> {
   const stack = await openStack({ backend: fileBackend, served: true });
