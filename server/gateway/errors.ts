@@ -232,8 +232,9 @@ const OTHER_TAG = /<[^<>]*>/g;
 const LOOK_LIKE_C = /[сСϲϹ]/g;
 const LOOK_LIKE_V = /[ѵѴν]/g;
 // Any script's digits and their look-alikes: a CVV written ９８７ or ⁹⁸⁷ is one too, and so is one
-// spelt a digit at a time (`7 3 7`, `7-3-7`), which a run of digits alone would miss.
-const SPELT_APART = String.raw`(?:[ \xa0\u2009\u202f]{1,2}|-)`;
+// spelt a digit at a time (`7 3 7`, `7-3-7`, `7.3.7`, `7/3/7`, tabs between), which a run of
+// digits alone would miss.
+const SPELT_APART = String.raw`(?:[ \xa0\u2009\u202f\t]{1,2}|[-./_\u2013])`;
 const SHORT_CODE = new RegExp(
   String.raw`(?<!${ANY_DIGIT})${ANY_DIGIT}{3,4}(?!${ANY_DIGIT})|(?<!${ANY_DIGIT}${SPELT_APART}?)${ANY_DIGIT}(?:${SPELT_APART}${ANY_DIGIT}){2,3}(?!${SPELT_APART}?${ANY_DIGIT})`,
   'gu',

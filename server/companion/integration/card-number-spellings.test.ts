@@ -112,6 +112,10 @@ describe('a security code in free text', () => {
     expect((await (await stack.pay(session.id)).json()).status).toBe('success');
     const answer = await refund(stack, session.order_id, 'Refund of 29.11.2026 for CVC Capital; customer read out the CVV:\n737');
     expect(answer.operation.comment).toBe('Refund of 29.11.2026 for CVC Capital; customer read out the CVV:\n[cvv]');
+    // Spelt a digit at a time, with points or tabs between.
+    const spelt = await refund(stack, session.order_id, 'CVV 7.3.7, or as pasted: cvv\t7\t3\t7');
+    expect(spelt.operation.comment).toBe('CVV [cvv], or as pasted: cvv\t[cvv]');
+    expect((await stack.ledger.getOrder(session.order_id))!.operations.map((operation) => operation.comment)).toContain('CVV [cvv], or as pasted: cvv\t[cvv]');
   });
 });
 
