@@ -30,7 +30,7 @@ export {
 export type { GatewayErrorDetails } from './errors.js';
 export { maskCardData, maskFreeText } from './errors.js';
 export { minorUnits, isMinorUnits, minorUnitsRefusal, describeMinorUnits, decimalMinorUnits, formatMinorUnits, formatLimit, currencyExponent } from './money.js';
-export { CARD_NUMBER_MASK, redact, redactor, REDACTED } from './redact.js';
+export { CARD_NUMBER_MASK, namesSecurityCode, redact, redactor, REDACTED } from './redact.js';
 // A URL with its password as `***`: what the companion's and the sandbox's lines show of one.
 export { passwordMasked } from './shown-url.js';
 export type { MinorUnits, WholeAmount, CheckedAmounts, LooseAmounts } from './money.js';

@@ -56,7 +56,10 @@ const normalisedKey = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
 /** The key's words apart, lower case: `cardCode` as `card code`, `card_cv2` as `card cv2`. */
 const keyWords = (key: string) => key.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase();
 
-const isSecret = (key: string, normalised: string) => SECRET_KEYS.has(normalised) || CVV_KEY.test(normalised) || CVV_WORDS.test(keyWords(key));
+/** Whether a key or a parameter's name names a card's security code (`cvv`, `card_cvc`, `securityCode`, `cv2`). */
+export const namesSecurityCode = (key: string): boolean => CVV_KEY.test(normalisedKey(key)) || CVV_WORDS.test(keyWords(key));
+
+const isSecret = (key: string, normalised: string) => SECRET_KEYS.has(normalised) || namesSecurityCode(key);
 
 type KeyKind = 'secret' | 'identifier' | 'address' | 'other';
 

@@ -4,7 +4,8 @@
  * the merchant, and never by the browser.
  */
 import * as z from 'zod';
-import { holdsCardNumberOfItsLength } from '@payform/card';
+import { foldDigits, holdsCardNumberOfItsLength } from '@payform/card';
+import { namesSecurityCode } from '@payform/gateway';
 import { Currency, IsoDate, SOMETHING_VISIBLE, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, checkAmount, checkSplitTotal } from '../http/amounts.js';
@@ -50,7 +51,24 @@ const Birthday = IsoDate.refine((day) => day >= '1900-01-01' && Date.parse(day) 
 const ReturnUrl = z
   .string()
   .refine((value) => !value.startsWith('/'), { error: 'must be an absolute https: URL (https://shop.example/thanks), not a path: the customer comes back from the gateway’s origin', abort: true })
-  .pipe(Url.max(2048));
+  .pipe(Url.max(2048))
+  .refine((value) => !carriesSecurityCode(value), { error: 'must not contain a card’s security code (CVV)' });
+
+const SECURITY_CODE = /^\s*\d{3,4}\s*$/;
+
+/**
+ * Whether a URL's query or fragment has a parameter named as a security code with a code's 3–4
+ * digits (`?cvv=737`, `#card_cvc=1234`): a shop that puts its form's fields in the return address
+ * would have the code kept, given back and sent to the gateway.
+ */
+function carriesSecurityCode(url: string): boolean {
+  const { search, hash } = new URL(url);
+  // A fragment holds a query of its own after a `?` (`#/done?cvv=737`), or is one (`#cvv=737`).
+  const fragment = hash.slice(1);
+  return [search, fragment.slice(fragment.indexOf('?') + 1)].some((query) =>
+    [...new URLSearchParams(query)].some(([name, value]) => namesSecurityCode(name) && SECURITY_CODE.test(foldDigits(value))),
+  );
+}
 
 /** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
 const SessionCustomer = z

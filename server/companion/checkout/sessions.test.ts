@@ -93,6 +93,9 @@ describe('POST /api/checkout/sessions', () => {
     [{ return_url: 'https://shop@shop.example/thanks' }, 'return_url', 'must not carry a user name or password'],
     [{ return_url: 'https://shop.example/thanks?pan=4111111111111111' }, 'return_url', 'must not contain a card number'],
     [{ return_url: 'https://shop.example/4111-1111-1111-1111/' }, 'return_url', 'must not contain a card number'],
+    [{ return_url: 'https://shop.example/thanks?order=1402&cvv=737' }, 'return_url', 'must not contain a card’s security code (CVV)'],
+    [{ return_url: 'https://shop.example/thanks#/done?card_cvc=%37%33%37%31' }, 'return_url', 'must not contain a card’s security code (CVV)'],
+    [{ return_url: 'https://shop.example/thanks#securityCode=737' }, 'return_url', 'must not contain a card’s security code (CVV)'],
     // Its digits percent-escaped, as no encoder writes them: read as the digits they spell.
     [{ return_url: 'https://shop.example/t?c=%34%31%36%35%37%37%31%33%30%34%36%36%36%34%39%37' }, 'return_url', 'must not contain a card number'],
     [{ customer_id: '%34%31%36%35%37%37%31%33%30%34%36%36%36%34%39%37' }, 'customer_id', 'must not contain a card number'],
@@ -113,6 +116,12 @@ describe('POST /api/checkout/sessions', () => {
     expect(body.error.code).toBe('invalid_request');
     expect(body.error.fields[field]).toContain(reason);
     expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
+  });
+
+  it('keeps a return_url that names a security code without one, or has 3–4 digits under another name', async () => {
+    for (const url of ['https://shop.example/help/cvv?order=1402', 'https://shop.example/thanks?step=cvv&order=737', 'https://shop.example/thanks?cvv_checked=1#cvc']) {
+      expect((await stack.openSession({ return_url: url })).return_url, url).toBe(url);
+    }
   });
 
   it('says a return_url past 2048 characters is too long, not that it is no URL', async () => {
