@@ -286,6 +286,32 @@ describe('operations kept before they carried their currency (0024)', () => {
 });
 
 /**
+ * A 0.2 ledger with two sessions a customer is still paying in: `s2` open for 20 more minutes, and
+ * `s3` opened 28 minutes ago, ending in 2, where a customer of 0.3 could ask for more time.
+ */
+async function sessionsOpenDuringTheUpgrade(db: Kysely<unknown>, schema?: string): Promise<void> {
+  await ledgerOf02(db, schema);
+  const now = Date.now();
+  for (const [id, createdAt, expiresAt] of [['s2', now - 10 * 60_000, now + 20 * 60_000], ['s3', now - 28 * 60_000, now + 2 * 60_000]] as const) {
+    await sql`insert into checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
+      values (${id}, ${`old-${id}`}, 500, 'XTS', 'Tea', 'purchase', '{}', '["direct"]', ${createdAt}, ${expiresAt})`.execute(db);
+  }
+}
+
+/** The shop was told their `expires_at` and could not ask to keep it: they keep it; a new session may move. */
+async function expectOpenSessionsKeepTheirEnd(ledger: Ledger): Promise<void> {
+  expect(ledger.upgradedNow).toContain('0022_session_extension');
+  expect(await ledger.isSessionEndFixed('s2')).toBe(true);
+  expect(await ledger.extendSession('s3')).toEqual({ extended: false, reason: 'fixed' });
+  const opened = await ledger.createSession({ amount: 700, currency: 'XTS', description: 'Tea', method: 'purchase' });
+  expect(await ledger.isSessionEndFixed(opened.id)).toBe(false);
+}
+
+describe('sessions open while a 0.2 ledger is upgraded (0022)', () => {
+  upgradeCase((database) => `keep the end a ${database} ledger gave them, and a new one may be extended`, sessionsOpenDuringTheUpgrade, expectOpenSessionsKeepTheirEnd);
+});
+
+/**
  * A ledger `prepare` writes as an earlier version left it, opened by this one (so upgraded), then
  * `check`ed: on a SQLite file, and on a PostgreSQL schema of its own.
  */

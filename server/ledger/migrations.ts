@@ -536,11 +536,14 @@ const sessionExpiry = indexesBuiltOnline(sessionExpiryIndexes);
  * time; a merchant holding seats or stock for that long says `extendable: false`): a table of its
  * own, as no_card_sessions, so that no session row is rewritten and the upgrade takes no lock on
  * the sessions a running instance writes (an ADD COLUMN waits for every transaction on the table,
- * and holds every payment behind it meanwhile). No foreign key, for the same reason.
+ * and holds every payment behind it meanwhile). No foreign key, for the same reason. The sessions
+ * still open keep their end: their shop was told it (`expires_at`) and could not ask to keep it,
+ * so one holding stock that long would see a customer of the upgraded version outlast it.
  */
 const sessionExtension: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.createTable('payform_fixed_end_sessions').addColumn('session_id', 'text', (c) => c.primaryKey()).execute();
+    await sql`insert into payform_fixed_end_sessions (session_id) select id from payform_checkout_sessions where expires_at > ${Date.now()}`.execute(db);
   },
 };
 

@@ -28,7 +28,7 @@ const SUMMARIES: Record<MigrationName, string> = {
   '0019_card_consent': 'a session may link its payment to a customer without keeping the card (save_card)',
   '0020_orders_by_currency': "an index to list one currency's orders",
   '0021_session_expiry': 'an index of checkout sessions by expiry, for the sweep of those nobody paid',
-  '0022_session_extension': 'a customer may ask for more time to pay, unless the session was opened with extendable: false',
+  '0022_session_extension': 'a customer may ask for more time to pay, unless the session was opened with extendable: false or before this upgrade',
   '0023_movement_dates': 'an index of the captures and refunds made, by date, for the journal of money moved',
   '0024_operation_currency': 'captures, voids and refunds carry their currency (filled from their payments)',
   '0025_saved_card_payments': 'a payment with a saved card the customer deletes meanwhile does not save it again',
