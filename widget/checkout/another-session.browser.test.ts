@@ -67,9 +67,13 @@ describe('an element given another session', () => {
       autofill(form, card('5454545454545454'));
       button(form).click();
       await waitUntil(() => payments.some((call) => call.url.endsWith('/pay')), 'no payment was sent');
+      const first = form.view!.order_id;
       await swap(form, await createSession({ amount: 2000 }));
+      // Checked once the old payment's answer is in, which the page hears by its order, however
+      // long a loaded machine takes: a fixed pause ran the checks before it, and it came in the next test.
+      const paid = oneEvent(form, 'pay-success');
       answer();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await paid).detail.orderId).to.equal(first);
       await form.updateComplete;
       expect(cardFields(form).map(({ value }) => value)).to.deep.equal(['', '', '']);
       expect(brandShown(form), 'no brand beside an empty number').to.equal('');
