@@ -19,7 +19,9 @@ describe("the build's paying chunk and the chunk of card checks it imports", () 
     const form = await showBuilt();
     // Each answer is held at the server: one request could not have waited for the other's.
     const held = async () => (await Promise.all([answerModule(PAYING, 'hold'), answerModule(SHARED, 'hold')])).map((answer) => answer.held);
-    await waitUntil(async () => (await held()).every((count) => count > 0), 'the shared chunk was not asked for while the paying chunk was held');
+    // The requests are counted at the server, each look a round trip of its own: on a loaded
+    // machine a few take longer than waitUntil's default second, so the test's own time bounds it.
+    await waitUntil(async () => (await held()).every((count) => count > 0), 'the shared chunk was not asked for while the paying chunk was held', { timeout: 10_000 });
     expect(await held(), 'paying.js and luhn.js held at once, each asked for once').to.deep.equal([1, 1]);
 
     await Promise.all([answerModule(SHARED, 'serve'), answerModule(PAYING, 'serve')]);
