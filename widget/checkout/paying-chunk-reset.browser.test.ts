@@ -4,7 +4,7 @@
 // page loads a module once).
 import { expect, fixture, html } from '@open-wc/testing';
 import { answerModule } from '../test/checkout-fixture.js';
-import { field, OLENA, record, show, type } from '../test/harness.js';
+import { field, OLENA, payingCame, record, show, type } from '../test/harness.js';
 import type { PayForm } from '../pay-form/pay-form.js';
 
 const PAYING = '/widget/checkout/paying.ts';
@@ -32,7 +32,7 @@ describe('reset before the paying chunk has come', () => {
     // Typed anew, then the chunk comes: the new number stays, formatted.
     await type(field(form, 'number'), '5555555555554444');
     await answerModule(PAYING, 'serve');
-    for (let waited = 0; field(form, 'number').value !== '5555 5555 5555 4444' && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await payingCame(form);
     expect(field(form, 'number').value).to.equal('5555 5555 5555 4444');
   });
 });

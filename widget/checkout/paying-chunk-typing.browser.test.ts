@@ -4,20 +4,9 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { answerModule } from '../test/checkout-fixture.js';
-import { errorText, field, press, record, show, type } from '../test/harness.js';
+import { errorText, field, payingCame, press, record, show, type } from '../test/harness.js';
 
 const PAYING = '/widget/checkout/paying.ts';
-
-/**
- * Lets the paying chunk go, and resolves once it has reached the form: imported here too, it has by
- * the next task (as harness.ts `mount` waits), however long the server takes to send it.
- */
-async function serveChunk(form: Element & { updateComplete: Promise<boolean> }): Promise<void> {
-  await answerModule(PAYING, 'serve');
-  await import('./paying.js');
-  await new Promise((resolve) => setTimeout(resolve));
-  await form.updateComplete;
-}
 
 describe('typing before the paying chunk has come', () => {
   afterEach(() => answerModule(PAYING, 'serve'));
@@ -53,7 +42,8 @@ describe('typing before the paying chunk has come', () => {
     expect(errorText(form, 'cvv'), 'the CVV, judged again for the brand').to.equal('');
     expect([number!.selectionStart, number!.selectionEnd]).to.deep.equal([12, 16]);
 
-    await serveChunk(form);
+    await answerModule(PAYING, 'serve');
+    await payingCame(form);
     expect([exp!.value, cvv!.value], 'formatted once it came').to.deep.equal(['04/28', '123']);
     // Formatted, the selection the customer made meanwhile kept on the same digits, so what they type replaces it.
     expect([number!.value, number!.selectionStart, number!.selectionEnd]).to.deep.equal(['4242 4242 4242 4241', 15, 19]);

@@ -28,6 +28,16 @@ export async function mount<T extends 'pay-form' | 'pay-button' = 'pay-form'>(
   return element;
 }
 
+/**
+ * Resolves once the paying chunk, let go by the dev server (`answerModule`), has reached the
+ * element: imported here too, it has by the next task, however long the server took to send it.
+ */
+export async function payingCame(element: PayForm | PayButton): Promise<void> {
+  await import('../checkout/paying.js');
+  await new Promise((resolve) => setTimeout(resolve));
+  await element.updateComplete;
+}
+
 /** As `mount`, but without waiting for the chunks the element fetches as it shows: a click may come before them. */
 export async function show<T extends 'pay-form' | 'pay-button' = 'pay-form'>(
   options: SessionOptions | string = {},
