@@ -62,7 +62,10 @@ const SECURITY_CODE = /^\s*\d{3,4}\s*$/;
  * would have the code kept, given back and sent to the gateway.
  */
 function carriesSecurityCode(url: string): boolean {
-  const { search, hash } = new URL(url);
+  // Checked after the URL's own check, whose refusal does not stop this one: no URL, no code in one.
+  const parsed = URL.parse(url);
+  if (!parsed) return false;
+  const { search, hash } = parsed;
   // A fragment holds a query of its own after a `?` (`#/done?cvv=737`), or is one (`#cvv=737`).
   const fragment = hash.slice(1);
   return [search, fragment.slice(fragment.indexOf('?') + 1)].some((query) =>
