@@ -185,6 +185,7 @@ withTestDatabase((url) => {
       }
     });
 
+    // Six processes started one after another (each a companion bin's start): on a loaded machine, past the default 20 s.
     it('marks the file it moved: a start, a backup and another copy refuse it, naming where it went, until reopen-ledger', async () => {
       await fileWithPayment();
       expect((await run(['--to', target])).code).toBe(0);
@@ -231,7 +232,7 @@ withTestDatabase((url) => {
       const twice = await command('reopen-ledger', ['--from', file]);
       expect(twice.code).toBe(1);
       expect(twice.stderr).toBe(`payform-companion reopen-ledger: ${file} is not marked as moved to PostgreSQL: a companion runs on it as it is, nothing to reopen\n`);
-    });
+    }, 60_000);
 
     it('takes the file from --from, and refuses a second copy into a database that holds the ledger, exit 1, the password masked', async () => {
       await fileWithPayment();
