@@ -53,11 +53,15 @@ withTestDatabase((url) => {
       const statuses = await Promise.all(
         Array.from({ length: 50 }, async (_, i) => (await either(i)('POST', `/api/orders/${session.order_id}/refund`, { admin: true, body: { amount: 30 } })).status),
       );
-      expect(statuses.filter((status) => status === 200), `statuses: ${statuses.join(' ')}`).toHaveLength(33);
+      // A 202 is a refund whose answer the ledger could not write at once (on a loaded machine, its
+      // write waited past the statement timeout behind the others'): reserved, and settled later.
+      expect(statuses.filter((status) => status === 200 || status === 202), `statuses: ${statuses.join(' ')}`).toHaveLength(33);
       expect(statuses.filter((status) => status === 422)).toHaveLength(17);
       const refunds = (await stack.companion.companion.services.gateway.orders.get(session.order_id)).filter((entry) => entry.method === 'refund');
       expect(refunds.reduce((sum, entry) => sum + entry.amount, 0)).toBe(990);
-      for (const ledger of [stack.ledger, other.ledger]) expect((await ledger.getOrder(session.order_id))?.totals).toMatchObject({ refunded: 990, refundable: 10 });
+      for (const ledger of [stack.ledger, other.ledger]) {
+        await eventually(async () => expect((await ledger.getOrder(session.order_id))?.totals).toMatchObject({ refunded: 990, refundable: 10 }));
+      }
     }, 60_000);
 
     it('create one payment for clicks landing on both', async () => {
