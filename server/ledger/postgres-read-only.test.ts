@@ -33,7 +33,7 @@ withTestDatabase((url) => {
       const sessions = (setting: string) =>
         withClient(url, async (client) => {
           await client.query(`alter role current_user in database ${name} ${setting}`);
-          await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+          await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and usename = current_user and pid <> pg_backend_pid()', [name]);
         });
       await sessions('set default_transaction_read_only = on');
       const refused = await ledger.createSession(teaSession).then(() => undefined, (error: unknown) => error);
@@ -58,7 +58,7 @@ withTestDatabase((url) => {
         expect(isLedgerUnavailable(refused), String(refused)).toBe(true);
         return refused as { code?: string };
       };
-      const terminate = `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`;
+      const terminate = `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and usename = current_user and pid <> pg_backend_pid()`;
       await admin(`alter database ${name} with allow_connections false`, terminate);
       await expect.poll(refusal).toMatchObject({ code: '55000' });
       await admin(`alter database ${name} rename to ${name}_away`);

@@ -37,7 +37,7 @@ withTestDatabase((url) => {
       const admin = (statement: string) => withClient(url, (client) => client.query(statement));
 
       await admin(`alter database ${name} with allow_connections false`);
-      await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
+      await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and usename = current_user and pid <> pg_backend_pid()`);
       // The pool has let its ended connections go (a request on one would meet 57P01, the end, not the closed database).
       await expect.poll(() => stack.ledger.listOrders({ limit: 1 }).then(() => 'open', (error: { code?: string }) => error.code)).toBe('55000');
       for (let i = 0; i < 3; i += 1) {
