@@ -141,6 +141,19 @@ const cardWithEntities = cardNumber.chain(({ brand, digits }) =>
   }),
 );
 
+describe('a 16-digit card number written in two parts', () => {
+  it('is found where the text speaks of a card', () => {
+    const sixteen = cardNumber.filter(({ digits }) => digits.length === 16 && luhn(digits));
+    fc.assert(
+      fc.property(sixteen, pick(8, 4, 12, 6), pick(' ', '-', ' - ', '\u00a0'), pick('card ', 'Картка ', 'Karte: ', 'tarjeta ', 'Visa '), ({ digits }, first, between, said) => {
+        const text = `${said}${digits.slice(0, first)}${between}${digits.slice(first)}`;
+        expect(maskCardNumbers(text, '#')).toBe(`${said}#`);
+      }),
+      RUNS,
+    );
+  });
+});
+
 describe('a card number with its separators written as entities or escapes', () => {
   it('is found as it is written plainly', () => {
     fc.assert(
@@ -260,6 +273,18 @@ describe('ordinary data is never taken for a card number', () => {
     fc.assert(
       fc.property(fc.array(ordinary, { minLength: 1, maxLength: 4 }), pick('</td><td>', '<br>', '</li><li>', '</b> <b>', ' <!-- 2 --> ', '</p>\n<p>', '</td>\n          <td>', '</li>\n\t\t\t\t\t\t\t\t\t<li>', '</span>          <span>'), (items, joiner) => {
         const text = `<tr data-row="1"><td>${items.map(([, item]) => item).join(joiner)}</td></tr>`;
+        expect(maskCardNumbers(text, '#')).toBe(text);
+      }),
+      RUNS,
+    );
+  });
+
+  it('two ids of 16 digits written in two parts, in a line that says nothing of a card', () => {
+    // One random pair in thirty has a card number's shape (a scheme's prefix, the check digit): unsaid, two ids.
+    const split = pick([8, 8], [4, 12], [12, 4], [6, 10]);
+    fc.assert(
+      fc.property(split, digitsOf(16, 16), pick(' ', '-', ' - ', '\u00a0'), pick('', 'Order ', 'ids ', 'parcels '), ([first], digits, between, before) => {
+        const text = `${before}${digits.slice(0, first)}${between}${digits.slice(first)}`;
         expect(maskCardNumbers(text, '#')).toBe(text);
       }),
       RUNS,

@@ -208,7 +208,8 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand, digits: stri
   // lookups write a number, close; with its check digit, and not apart by white space, a point or
   // a comma, which put two numbers side by side so (a time's microseconds, then an amount; an id,
   // then the next item of a list).
-  if (lengths.length === 2 && first === BIN_DIGITS) return luhn(digits) && !BETWEEN_NUMBERS.test(apart);
+  // A space or a dash there is a number written in two parts (`writtenInTwo`), which needs more.
+  if (lengths.length === 2 && first === BIN_DIGITS) return luhn(digits) && !BETWEEN_NUMBERS.test(apart) && !BETWEEN_PARTS.test(apart.replace(/\0/g, ''));
   // Or split only where the scheme prints its gaps: 4-6-5, 4-6-9, 4-4-5. Groups of 4 to 6, the
   // rest up to 9: two ids of eight digits side by side are not a card number. A rest that leaves
   // out a gap its scheme prints, then cents, is an amount's whole part (a phone, then 62039833.00).
@@ -221,35 +222,59 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand, digits: stri
   );
 }
 
-/** How a 16-digit number is split in two as people write one: in halves, or its first or last four apart. */
-const SPLITS_IN_TWO = new Set(['8,8', '4,12', '12,4']);
+/** How a 16-digit number is split in two as people write one: in halves, its first or last four apart, or its issuer's six. */
+const SPLITS_IN_TWO = new Set(['8,8', '4,12', '12,4', '6,10']);
 /** What stands between its two parts: a space, or a dash with or without a space each side. */
 const BETWEEN_PARTS = /^(?:[ \xa0\u2007\u2009\u202f]|[ \xa0]?[-\u2010\u2011\u2013][ \xa0]?)$/;
 /** The most digits a group after it may have: an expiry's or a code's four; more make it a list of numbers. */
 const LISTED = 4;
 /** What ends an item of a list: a number before or after one is another item, not part of it. */
 const ITEM_BREAK = /[;,|]/;
+/**
+ * What tells a number written in two parts from two ids side by side: a word of a card in the
+ * widget's languages (card, картка, карта, Karte, carte, tarjeta, karta; cartão, carta), a
+ * scheme's name, `pan`, a security code's name, or an expiry date (`12/30`, `12/2030`). About
+ * one random 16-digit number in thirty has a scheme's prefix and its check digit: halves of two
+ * ids, unsaid, are that often a card number's shape, and no digit can tell them apart.
+ */
+const SPEAKS_OF_A_CARD =
+  /card|cart[aãe]o?|kart|карт|tarjeta|(?<![a-z])pan(?![a-z])|cvv|cvc|visa|master\s?card|maestro|amex|american\s?express|jcb|union\s?pay|diners|(?<!\d)(?:0[1-9]|1[0-2])\s?\/\s?(?:20)?\d\d(?!\d)/i;
 
 /**
- * Whether a 16-digit number is written in two parts (`42424242 42424242`, `4242 424242424242`):
- * with its check digit (UnionPay's numbers that fail it would take two ids in) and a space or a
- * dash between, standing alone. Digits joined to it before (`ORD-2001-6327 003366893243`,
- * `00:00:00.42843909 97757129`, `+6 36695684 49437419`), a longer number after (ids side by side,
- * `45678912 45678913 45678914`) or cents (`36695684 49437419.00`) make it parts of other data;
- * a list's `;` or `,` before them keeps them apart. `before` and `after`: the groups beside it.
+ * Whether a 16-digit number is written in two parts (`42424242 42424242`, `4242 424242424242`,
+ * `424242 4242424242`, halves written in fours: `4242-4242 4242-4242`): with its check digit
+ * (UnionPay's numbers that fail it would take two ids in), a space or a dash between, standing
+ * alone, in a text that speaks of a card (`cardSaid`: see SPEAKS_OF_A_CARD). Digits joined to it
+ * before (`ORD-2001-6327 003366893243`, `00:00:00.42843909 97757129`, `+6 36695684 49437419`), a
+ * longer number after (ids side by side, `45678912 45678913 45678914`) or cents
+ * (`36695684 49437419.00`) make it parts of other data; a list's `;` or `,` before them keeps them
+ * apart. `before` and `after`: the groups beside it.
  */
-function writtenInTwo(window: readonly Group[], digits: string, before?: Group, after?: Group): boolean {
-  if (window.length !== 2) return false;
-  const [first, second] = window as [Group, Group];
-  const joinedBefore = before !== undefined && !ITEM_BREAK.test(first.gap);
+function writtenInTwo(window: readonly Group[], digits: string, cardSaid: () => boolean, before?: Group, after?: Group): boolean {
+  const parts = partsOf(window);
+  if (!parts) return false;
+  const [first, second] = parts;
+  const joinedBefore = before !== undefined && !ITEM_BREAK.test(window[0]!.gap);
   const joinedAfter = after !== undefined && !ITEM_BREAK.test(after.gap) && (after.digits.length > LISTED || (after.digits.length === 2 && CENTS.test(after.gap.replace(/\0/g, ''))));
   return (
-    SPLITS_IN_TWO.has(`${first.digits.length},${second.digits.length}`) &&
+    SPLITS_IN_TWO.has(`${first},${second}`) &&
     luhn(digits) &&
-    BETWEEN_PARTS.test(second.gap.replace(/\0/g, '')) &&
+    BETWEEN_PARTS.test(window[window.length / 2]!.gap.replace(/\0/g, '')) &&
     !joinedBefore &&
-    !joinedAfter
+    !joinedAfter &&
+    cardSaid()
   );
+}
+
+/**
+ * The digits in each of the two parts of a number so written: two groups, or two halves each in
+ * fours split alike, another mark between them (`4242-4242 4242-4242`, `4242 4242-4242 4242`).
+ */
+function partsOf(window: readonly Group[]): readonly [number, number] | undefined {
+  if (window.length === 2) return [window[0]!.digits.length, window[1]!.digits.length];
+  if (window.length !== 4 || window.some((group) => group.digits.length !== 4)) return undefined;
+  const [, second, third, fourth] = window as [Group, Group, Group, Group];
+  return second.after === fourth.after && SLIPS.has(second.after) && third.after !== second.after ? [8, 8] : undefined;
 }
 
 /**
@@ -472,10 +497,13 @@ export function findCardNumbers(text: string): CardNumberSpan[] {
   return mayHoldCardNumber(text) ? scanForCardNumbers(text) : [];
 }
 
-/** The scan itself, without the quick look first (the tests compare the two). */
-export function scanForCardNumbers(text: string): CardNumberSpan[] {
+/**
+ * The scan itself, without the quick look first (the tests compare the two). `cardSaid`: whether
+ * the text speaks of a card, asked only of a number written in two parts (`writtenInTwo`).
+ */
+export function scanForCardNumbers(text: string, cardSaid: () => boolean = () => SPEAKS_OF_A_CARD.test(text)): CardNumberSpan[] {
   if (!hasEnoughDigits(text)) return [];
-  const [shownSpans, writtenSpans] = readings(text).map(spansIn);
+  const [shownSpans, writtenSpans] = readings(text).map((reading) => spansIn(reading, cardSaid));
   return writtenSpans ? united(shownSpans!, writtenSpans) : shownSpans!;
 }
 
@@ -494,7 +522,7 @@ function united(one: readonly CardNumberSpan[], other: readonly CardNumberSpan[]
 }
 
 /** Where one reading of a text (see `readings`) holds card numbers, in order. */
-function spansIn(scanned: string): CardNumberSpan[] {
+function spansIn(scanned: string, cardSaid: () => boolean): CardNumberSpan[] {
   const spans: { start: number; end: number }[] = [];
   let last: { start: number; end: number } | undefined;
   const found = (start: number, digitsEnd: number) => {
@@ -524,9 +552,10 @@ function spansIn(scanned: string): CardNumberSpan[] {
         const next = groups[to + 1];
         // An entity's or escape's point (`&#46;`, `%2E`) is read with NUL after it.
         const cents = to + 2 === groups.length && next!.digits.length === 2 && CENTS.test(next!.gap.replace(/\0/g, ''));
-        const grouped = groupedLikeACard(window.map((group) => group.digits.length), brand, number, window[1]?.gap ?? '', cents) || writtenInTwo(window, number, groups[from - 1], next);
+        const inTwo = writtenInTwo(window, number, cardSaid, groups[from - 1], next);
+        const grouped = inTwo || groupedLikeACard(window.map((group) => group.digits.length), brand, number, window[1]?.gap ?? '', cents);
         if (!grouped || endsInAWord(scanned, window)) continue;
-        if (separatedAsOne(window, number, next)) found(first.start, groups[to]!.end);
+        if (inTwo || separatedAsOne(window, number, next)) found(first.start, groups[to]!.end);
         else {
           // Its brackets go with it: a mask leaves none of them behind.
           const inBrackets = bracketed(scanned, window);
@@ -568,10 +597,11 @@ export function isLongDigitRun(text: string): boolean {
  * them pass by chance. Written in groups (`4242 4242 4242 4242 4242`), it is a card number and
  * more. Only one that passes the check digit (or is one that does with its security code run
  * in): the masks also take UnionPay's numbers that fail it, and a shop's 16-digit ids starting
- * 62 or 81 would all be taken for those.
+ * 62 or 81 would all be taken for those. A number written in two parts counts unsaid: an id
+ * has no words to say it is a card's, and it is refused out loud, not masked unseen.
  */
 export const holdsCardNumberOfItsLength = (text: string): boolean =>
-  findCardNumbers(text).some(({ start, end, digits }) => !isLongDigitRun(text.slice(start, end)) && (luhn(digits) || isCardWithCode(digits)));
+  (mayHoldCardNumber(text) ? scanForCardNumbers(text, () => true) : []).some(({ start, end, digits }) => !isLongDigitRun(text.slice(start, end)) && (luhn(digits) || isCardWithCode(digits)));
 
 /** `text` with each card number in it replaced by `mask`. */
 export function maskCardNumbers(text: string, mask: string): string {
