@@ -17,6 +17,7 @@
  *   └─ UnexpectedResponseError  an answer payform cannot read
  */
 import { ANY_DIGIT, maskCardNumbers } from '@payform/card';
+import { SECURITY_CODE_NAMES_IN_TEXT } from './security-code-names.js';
 import { describeIssues } from './wire/issues.js';
 import type { FieldIssue } from './wire/issues.js';
 import { DUPLICATE_ORDER_CODE, readErrorArgs } from './wire/error.js';
@@ -211,17 +212,22 @@ function maskNamed(value: unknown, named: boolean): unknown {
   return maskIn(value, named || namesCvv(typeof value === 'string' ? value : JSON.stringify(value)));
 }
 
-// `cvv`, `CVC2`, `csc`, `security code` (or number, but a social security number), `card
-// verification value`, Ukrainian `код безпеки`, Russian `код безопасности`, German `Sicherheitscode`
-// and `Kartenprüfnummer`, French `code de sécurité` and `cryptogramme`, Polish `kod
-// zabezpieczający`, Spanish and Portuguese `código de seguridad` and `de segurança`, Italian
-// `codice di sicurezza` (the widget's own labels among them), and as some forms write
-// it: `C.V.V.`, `c v v`; `CVN`, `CV2`, `CVD`, `CAV2` or `card code` with its digits, or quoted whole
-// as a JSON key or field name (alone, `CV2 4AA` is a Coventry postcode). Not an SMS's
-// "verification code", nor `CID`, which is as often a caller's or a customer's id. (`\s*(?:[:=#]\s*)?`:
-// two `\s*` around an optional mark made a run of spaces after `cv2` quadratic.)
-const CVV_MENTION =
-  /cvv|cvc|csc|security[\s_-]?code|(?<!social[\s_-]?)security[\s_-]?number|card[\s_-]?verification[\s_-]?(?:value|code)|код[\s_-]?(?:безпеки|безопасности)|квв|sicherheitscode|prüfnummer|cryptogramme|code[\s_-]?de[\s_-]?s[ée]curit|kod[\s_-]?zabezpieczaj|c[oó]digo[\s_-]?de[\s_-]?segur|codice[\s_-]?di[\s_-]?sicurezza|\bc\.v\.?[vc]|\bc[\s_-]{1,2}v[\s_-]{1,2}v\b|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*(?:[:=#]\s*)?["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"/i;
+// `cvv`, `CVC2`, `csc`, `security code` (or number, but a social security number), and its names in
+// the widget's languages and a few more (`security-code-names.ts`: Ukrainian `код безпеки`, German
+// `Sicherheitscode`, French `cryptogramme`, Polish `kod bezpieczeństwa`, Spanish `código de
+// seguridad`…), and as some forms write it: `C.V.V.`, `c v v`; `CVN`, `CV2`, `CVD`, `CAV2` or `card
+// code` with its digits, or quoted whole as a JSON key or field name (alone, `CV2 4AA` is a
+// Coventry postcode). Not an SMS's "verification code", nor `CID`, which is as often a caller's or a
+// customer's id. (`\s*(?:[:=#]\s*)?`: two `\s*` around an optional mark made a run of spaces after
+// `cv2` quadratic.)
+const CVV_MENTION = new RegExp(
+  String.raw`cvv|cvc|csc|security[\s_-]?code|(?<!social[\s_-]?)security[\s_-]?number|квв|${SECURITY_CODE_NAMES_IN_TEXT}|\bc\.v\.?[vc]|\bc[\s_-]{1,2}v[\s_-]{1,2}v\b|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*(?:[:=#]\s*)?["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"`,
+  'i',
+);
+// Ukrainian and Russian `код`, Polish `kod`, bare, with a code's digits right after (`код 737`,
+// `kod: 7373`), as people write a card's code in those languages. English's `code 4153` is a
+// status code: not so.
+const BARE_CODE_WORD = /(?<![\p{L}\p{N}])(?:код|kod)\s*(?:[:=#]\s*)?\p{N}{3,4}(?!\p{N})/iu;
 const NON_ASCII = /[^\0-\x7f]/;
 // What a reader does not see inside a word: format characters (a zero-width space in C\u200bV\u200bV),
 // marks, and the tags that style text (C<b>V</b>V). Any other tag breaks a line or a cell (`<br>`,
@@ -234,9 +240,12 @@ const LOOK_LIKE_V = /[ѵѴν]/g;
 // Any script's digits and their look-alikes: a CVV written ９８７ or ⁹⁸⁷ is one too, and so is one
 // spelt a digit at a time (`7 3 7`, `7-3-7`, `7.3.7`, `7/3/7`, tabs between), which a run of
 // digits alone would miss.
-const SPELT_APART = String.raw`(?:[ \xa0\u2009\u202f\t]{1,2}|[-./_\u2013])`;
+const SPELT_APART = String.raw`(?:[ \xa0\u2009\u202f\t]{1,2}|[-./_\u2013]|%(?:25)*2[0dD])`;
+// And a URL's escape of a digit (`cvv=%37%33%37`, escaped again in another's query: `%2537`), which
+// its reader sees as the digit, as it sees `%20` and `%2D` between digits as a space and a dash.
+const CODE_DIGIT = String.raw`(?:${ANY_DIGIT}|%(?:25)*3\d)`;
 const SHORT_CODE = new RegExp(
-  String.raw`(?<!${ANY_DIGIT})${ANY_DIGIT}{3,4}(?!${ANY_DIGIT})|(?<!${ANY_DIGIT}${SPELT_APART}?)${ANY_DIGIT}(?:${SPELT_APART}${ANY_DIGIT}){2,3}(?!${SPELT_APART}?${ANY_DIGIT})`,
+  String.raw`(?<!${CODE_DIGIT})${CODE_DIGIT}{3,4}(?!${CODE_DIGIT})|(?<!${CODE_DIGIT}${SPELT_APART}?)${CODE_DIGIT}(?:${SPELT_APART}${CODE_DIGIT}){2,3}(?!${SPELT_APART}?${CODE_DIGIT})`,
   'gu',
 );
 /** Three digits at least, however written: the fewest a CVV has, and a card number has more. */
@@ -248,10 +257,10 @@ const THREE_DIGITS = new RegExp(String.raw`${ANY_DIGIT}(?:.*?${ANY_DIGIT}){2}`, 
  * words keep their own letters).
  */
 function namesCvv(text: string): boolean {
-  if (CVV_MENTION.test(text)) return true;
+  if (CVV_MENTION.test(text) || BARE_CODE_WORD.test(text)) return true;
   if (!NON_ASCII.test(text) && !text.includes('<')) return false;
   const seen = text.normalize('NFKC').replace(UNSEEN_IN_WORDS, '').replace(OTHER_TAG, ' ');
-  return CVV_MENTION.test(seen) || CVV_MENTION.test(seen.replace(LOOK_LIKE_C, 'c').replace(LOOK_LIKE_V, 'v'));
+  return CVV_MENTION.test(seen) || BARE_CODE_WORD.test(seen) || CVV_MENTION.test(seen.replace(LOOK_LIKE_C, 'c').replace(LOOK_LIKE_V, 'v'));
 }
 
 /**

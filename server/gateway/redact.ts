@@ -10,6 +10,7 @@
  */
 import { isIP } from 'node:net';
 import { CARD_NUMBER_MASK, GatewayError, maskCardData } from './errors.js';
+import { SECURITY_CODE_NAMES_IN_KEYS } from './security-code-names.js';
 
 export { CARD_NUMBER_MASK };
 export const REDACTED = '[redacted]';
@@ -45,9 +46,10 @@ function isAddress(value: string): boolean {
 
 const MAX_DEPTH = 6;
 
-// A CVV under a key no list can foresee (`card_cvc`, `cvv_code`, `cardSecurityCode`, `securityNumber`, `csc`): a key
-// that names one is secret, as text that names one has its short digit runs masked.
-const CVV_KEY = /cvv|cvc|security(?:code|number)|^csc$/;
+// A CVV under a key no list can foresee (`card_cvc`, `cvv_code`, `cardSecurityCode`, `securityNumber`, `csc`,
+// `codigo_de_seguridad`, `kodBezpieczenstwa`, `код_безпеки`): a key that names one is secret, as text that names one
+// has its short digit runs masked.
+const CVV_KEY = new RegExp(String.raw`cvv|cvc|security(?:code|number)|^csc$|${SECURITY_CODE_NAMES_IN_KEYS}`);
 // Shorter names of one, as whole words of the key (`cv2`, `card_cvn`, `cardCode`), so `bytes_rcvd`,
 // `svc_v2` and `discard_code` stay what they are. Not a bare `cid`: as often a customer's id.
 const CVV_WORDS = /(?:^|[^a-z\d])(?:cvn2?|cv2|cvd|cav2|card[^a-z\d]?code)(?:$|[^a-z\d])/;

@@ -25,6 +25,8 @@ describe('redact', () => {
       cc_token: 'tok_123',
       signature: 'abc=',
       list: [{ cvc: '123' }],
+      // Named in the widget's other languages.
+      form: { codigo_de_seguridad: CVV, kodBezpieczenstwa: CVV, 'код_безпеки': CVV, Kartenpruefnummer: CVV, cryptogramme: CVV, kod_pocztowy: '00-950' },
       gateway_echo: { cv2: CVV, cvn: CVV, card_code: CVV, CardCv2: CVV, cardCode: CVV, cid: 'c-42', bytes_rcvd: 1234, svc_v2: 'payments', discard_code: 'D1' },
       amount: 1010,
       order_id: 'order-1',
@@ -39,6 +41,7 @@ describe('redact', () => {
       cc_token: REDACTED,
       signature: REDACTED,
       list: [{ cvc: REDACTED }],
+      form: { codigo_de_seguridad: REDACTED, kodBezpieczenstwa: REDACTED, 'код_безпеки': REDACTED, Kartenpruefnummer: REDACTED, cryptogramme: REDACTED, kod_pocztowy: '00-950' },
       // A bare `cid` is as often a customer's id: not taken for Amex's code; nor are words that only hold the letters.
       gateway_echo: { cv2: REDACTED, cvn: REDACTED, card_code: REDACTED, CardCv2: REDACTED, cardCode: REDACTED, cid: 'c-42', bytes_rcvd: 1234, svc_v2: 'payments', discard_code: 'D1' },
       amount: 1010,
@@ -98,8 +101,12 @@ describe('redact', () => {
     expect(redact(`pan ${PAN.split('').join(' ')} end`)).toBe('pan [card number] end');
     // Short numbers (amounts, years, codes) stay readable.
     expect(redact('amount 1010 in 2030, code 4153')).toBe('amount 1010 in 2030, code 4153');
-    // A CVV mentioned in text is masked, however few digits are around it.
+    // A CVV mentioned in text is masked, however few digits are around it, and however written.
     expect(redact(`cvv ${CVV}`)).toBe('cvv [cvv]');
+    expect(redact({ note: 'cvv %37%33%37', uk: 'код 737' })).toEqual({ note: 'cvv [cvv]', uk: 'код [cvv]' });
+    // A card number written in two parts, in text that speaks of a card; two ids so written are kept.
+    expect(redact('card 4242-4242 4242-4242 and BIN 424242 4242424242, cvv 737')).toBe('card [card number] and BIN [card number], cvv [cvv]');
+    expect(redact('parcels 40295056 06806047 shipped')).toBe('parcels 40295056 06806047 shipped');
   });
 
   it('masks a card number sent as a JSON number, under a key it does not know', () => {
