@@ -22,13 +22,15 @@ const SPELLINGS = [
   [...PAN].map((digit) => `${digit}\u0332`).join(''), [...PAN].map((digit) => `${digit}\ufe0f\u20e3`).join(''),
   '4242<b>4242</b>4242<i>4242</i>', fours('.'), fours('  '), fours('/'), PAN.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit))),
   // Its first six apart, as a BIN lookup writes it.
-  `${PAN.slice(0, 6)}|${PAN.slice(6)}`, `${PAN.slice(0, 6)}-${PAN.slice(6)}`,
-  // In two halves, or its first four apart.
-  `${PAN.slice(0, 8)} ${PAN.slice(8)}`, `${PAN.slice(0, 8)}-${PAN.slice(8)}`, `${PAN.slice(0, 4)} ${PAN.slice(4)}`,
+  `${PAN.slice(0, 6)}|${PAN.slice(6)}`,
+  // In two parts, with what says it is a card's (two ids are so written as often): halves, its
+  // first four or six apart, halves in fours with another mark between.
+  ...[`${PAN.slice(0, 8)} ${PAN.slice(8)}`, `${PAN.slice(0, 8)}-${PAN.slice(8)}`, `${PAN.slice(0, 4)} ${PAN.slice(4)}`, `${PAN.slice(0, 6)}-${PAN.slice(6)}`,
+    `${PAN.slice(0, 6)} ${PAN.slice(6)}`, '4242-4242 4242-4242', '4242 4242-4242 4242'].map((parts) => `card ${parts}`),
 ];
 
-/** A spelling masked: the brackets around the digits are not the card number's. */
-const masked = (spelling: string) => (spelling.startsWith('(') ? '([card number])' : '[card number]');
+/** A spelling masked: the brackets around the digits are not the card number's, nor the word before it. */
+const masked = (spelling: string) => (spelling.startsWith('(') ? '([card number])' : spelling.startsWith('card ') ? 'card [card number]' : '[card number]');
 
 // What merchants and customers write that must stay as written.
 // The barcode and the mobile without its + pass a 13-digit Visa's check digit: no longer issued.
@@ -115,7 +117,27 @@ describe('a security code in free text', () => {
     // Spelt a digit at a time, with points or tabs between.
     const spelt = await refund(stack, session.order_id, 'CVV 7.3.7, or as pasted: cvv\t7\t3\t7');
     expect(spelt.operation.comment).toBe('CVV [cvv], or as pasted: cvv\t[cvv]');
-    expect((await stack.ledger.getOrder(session.order_id))!.operations.map((operation) => operation.comment)).toContain('CVV [cvv], or as pasted: cvv\t[cvv]');
+    // Its digits escaped as in a URL; named bare in Ukrainian or Polish.
+    for (const [comment, kept] of [['return?cvv=%37%33%37', 'return?cvv=[cvv]'], ['код 737', 'код [cvv]'], ['kod: 737', 'kod: [cvv]']]) {
+      expect((await refund(stack, session.order_id, comment!)).operation.comment).toBe(kept);
+    }
+    expect((await stack.ledger.getOrder(session.order_id))!.operations.map((operation) => operation.comment)).toEqual(
+      expect.arrayContaining(['CVV [cvv], or as pasted: cvv\t[cvv]', 'return?cvv=[cvv]', 'код [cvv]', 'kod: [cvv]']),
+    );
+    expect(stack.logs.join('\n')).not.toMatch(/%37%33%37|код 737|kod: 737/);
+  });
+
+  it('is refused in a customer name the public pay route stores, the field named, never echoed', async () => {
+    const stack = await open();
+    for (const lname of ['Koval cvv %37%33%37', 'Koval код 737']) {
+      const session = await stack.openSession();
+      const response = await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, lname } }));
+      expect(response.status).toBe(400);
+      const text = await response.text();
+      expect(JSON.parse(text).error.fields).toEqual({ 'customer.lname': 'must not contain a card’s security code (CVV)' });
+      expect(text).not.toMatch(/%37%33%37|737/);
+      expect((await stack.ledger.getOrder(session.order_id))?.payment ?? null).toBeNull();
+    }
   });
 });
 
@@ -142,6 +164,15 @@ describe('free text its masks would make longer than the gateway takes', () => {
 });
 
 describe('ordinary data that looks like a card number', () => {
+  it('is stored and answered as written: two ids side by side that a card number’s halves could be, in a text of no card', async () => {
+    const stack = await open();
+    // Each pair has a scheme's prefix and the check digit, as one random pair in thirty does.
+    const description = 'Parcels 40295056 06806047 and 42424242-42424242, lot 4242 424242424242';
+    const session = await stack.openSession({ amount: 100, description });
+    expect(session.description).toBe(description);
+    expect((await stack.ledger.getSession(session.id))?.description).toBe(description);
+  });
+
   it('is answered as written: an order id the merchant chose, in the refusal of its duplicate', async () => {
     const stack = await open();
     const orderId = 'e4-1795384870676';
