@@ -52,6 +52,7 @@ describe('findCardNumbers', () => {
     ['digits of four kinds', `${SUPERSCRIPT('4111')} ${SUBSCRIPT('1111')} ${CIRCLED('1111')} ${FULL_WIDTH('1111')}`],
     ['Amex groups 4-6-5', '3782 822463 10005'],
     ['its first six apart, a bar between', '411111|1111111111'],
+    ['its first six apart, a dash between', '411111-1111111111'],
     ['an Amex number\'s first six apart', '378282|246310005'],
     ['14 digits', '3056 930902 5904'],
     ['19 digits', '4111 1111 1111 1111 003'],
@@ -69,6 +70,12 @@ describe('findCardNumbers', () => {
     ['its first four in unmatched brackets', '(4111] 1111 1111 1111'],
     ['its security code run into it', `${VISA}123`],
     ['an Amex number and its four-digit code run into it', '3782822463100054321'],
+    ['two halves, a space between', '42424242 42424242'],
+    ['two halves, a no-break space between', '41111111\u00a011111111'],
+    ['two halves, a dash between', '42424242-42424242'],
+    ['two halves, a spaced en dash between', '54545454 \u2013 54545454'],
+    ['its first four apart', '4242 424242424242'],
+    ['its last four apart', '424242424242 4242'],
   ])('finds a card number written with %s', (_, written) => {
     const text = `Olena ${written} Koval`;
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([written]);
@@ -329,14 +336,9 @@ describe('mark-up between or around digits, as a browser shows it', () => {
 });
 
 describe('a 16-digit number written in two parts', () => {
+  // Its halves, its first or last four apart, its first six by a dash: found whatever the text
+  // says (above). These rarer forms, also two numbers' or two phones' shape, need a card said.
   const PARTS = [
-    ['two halves, a space between', '42424242 42424242'],
-    ['two halves, a no-break space between', '41111111\u00a011111111'],
-    ['two halves, a dash between', '42424242-42424242'],
-    ['two halves, a spaced en dash between', '54545454 \u2013 54545454'],
-    ['its first four apart', '4242 424242424242'],
-    ['its last four apart', '424242424242 4242'],
-    ['its first six apart, a dash between', '411111-1111111111'],
     ['its first six apart, a space between', '424242 4242424242'],
     ['halves in fours, dashes in them and a space between', '4242-4242 4242-4242'],
     ['halves in fours, spaces in them and a dash between', '4242 4242-4242 4242'],
@@ -355,6 +357,12 @@ describe('a 16-digit number written in two parts', () => {
   it.each(PARTS)('is two numbers side by side with %s where nothing says it is a card’s', (_, written) => {
     // About one pair of random ids in thirty has a scheme's prefix and the check digit: their shape alone says nothing.
     for (const text of [`Olena ${written} Koval`, written, `parcels ${written} shipped`]) expect(findCardNumbers(text), text).toEqual([]);
+  });
+
+  it('is found in its common forms where nothing says it is a card’s: one kept whole would be a breach, an id masked is not', () => {
+    for (const written of ['42424242 42424242', '4242 424242424242', '424242424242 4242', '411111-1111111111']) {
+      for (const text of [written, `parcels ${written} shipped`]) expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end)), text).toEqual([written]);
+    }
   });
 
   it('is refused in an id all the same: an id has no words, and is refused out loud', () => {

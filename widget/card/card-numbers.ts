@@ -208,8 +208,7 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand, digits: stri
   // lookups write a number, close; with its check digit, and not apart by white space, a point or
   // a comma, which put two numbers side by side so (a time's microseconds, then an amount; an id,
   // then the next item of a list).
-  // A space or a dash there is a number written in two parts (`writtenInTwo`), which needs more.
-  if (lengths.length === 2 && first === BIN_DIGITS) return luhn(digits) && !BETWEEN_NUMBERS.test(apart) && !BETWEEN_PARTS.test(apart.replace(/\0/g, ''));
+  if (lengths.length === 2 && first === BIN_DIGITS) return luhn(digits) && !BETWEEN_NUMBERS.test(apart);
   // Or split only where the scheme prints its gaps: 4-6-5, 4-6-9, 4-4-5. Groups of 4 to 6, the
   // rest up to 9: two ids of eight digits side by side are not a card number. A rest that leaves
   // out a gap its scheme prints, then cents, is an amount's whole part (a phone, then 62039833.00).
@@ -224,6 +223,13 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand, digits: stri
 
 /** How a 16-digit number is split in two as people write one: in halves, its first or last four apart, or its issuer's six. */
 const SPLITS_IN_TWO = new Set(['8,8', '4,12', '12,4', '6,10']);
+/**
+ * The splits taken on their shape alone, a card said or not. About one pair of random ids in
+ * thirty so written is taken too (see SPEAKS_OF_A_CARD), and stays so: a card number kept whole
+ * in a log or a stored text is a breach, an id masked is not. The rarer forms (its first six
+ * apart by a space, halves in fours with another mark between, a phone's shape) need a card said.
+ */
+const SPLITS_UNSAID = new Set(['8,8', '4,12', '12,4']);
 /** What stands between its two parts: a space, or a dash with or without a space each side. */
 const BETWEEN_PARTS = /^(?:[ \xa0\u2007\u2009\u202f]|[ \xa0]?[-\u2010\u2011\u2013][ \xa0]?)$/;
 /** The most digits a group after it may have: an expiry's or a code's four; more make it a list of numbers. */
@@ -231,20 +237,20 @@ const LISTED = 4;
 /** What ends an item of a list: a number before or after one is another item, not part of it. */
 const ITEM_BREAK = /[;,|]/;
 /**
- * What tells a number written in two parts from two ids side by side: a word of a card in the
- * widget's languages (card, картка, карта, Karte, carte, tarjeta, karta; cartão, carta), a
- * scheme's name, `pan`, a security code's name, or an expiry date (`12/30`, `12/2030`). About
- * one random 16-digit number in thirty has a scheme's prefix and its check digit: halves of two
- * ids, unsaid, are that often a card number's shape, and no digit can tell them apart.
+ * What tells a number written in the rarer two-part forms from two numbers side by side (two
+ * phones: `2255-3769 2255-1462`): a word of a card in the widget's languages (card, картка,
+ * карта, Karte, carte, tarjeta, karta; cartão, carta), a scheme's name, `pan`, a security code's
+ * name, or an expiry date (`12/30`, `12/2030`). About one random 16-digit number in thirty has a
+ * scheme's prefix and its check digit, and no digit can tell the two apart.
  */
 const SPEAKS_OF_A_CARD =
   /card|cart[aãe]o?|kart|карт|tarjeta|(?<![a-z])pan(?![a-z])|cvv|cvc|visa|master\s?card|maestro|amex|american\s?express|jcb|union\s?pay|diners|(?<!\d)(?:0[1-9]|1[0-2])\s?\/\s?(?:20)?\d\d(?!\d)/i;
 
 /**
- * Whether a 16-digit number is written in two parts (`42424242 42424242`, `4242 424242424242`,
- * `424242 4242424242`, halves written in fours: `4242-4242 4242-4242`): with its check digit
- * (UnionPay's numbers that fail it would take two ids in), a space or a dash between, standing
- * alone, in a text that speaks of a card (`cardSaid`: see SPEAKS_OF_A_CARD). Digits joined to it
+ * Whether a 16-digit number is written in two parts (`42424242 42424242`, `4242 424242424242`;
+ * where a card is said, `cardSaid`, also `424242 4242424242` and halves written in fours,
+ * `4242-4242 4242-4242`): with its check digit (UnionPay's numbers that fail it would take two
+ * ids in), a space or a dash between, standing alone. Digits joined to it
  * before (`ORD-2001-6327 003366893243`, `00:00:00.42843909 97757129`, `+6 36695684 49437419`), a
  * longer number after (ids side by side, `45678912 45678913 45678914`) or cents
  * (`36695684 49437419.00`) make it parts of other data; a list's `;` or `,` before them keeps them
@@ -262,7 +268,7 @@ function writtenInTwo(window: readonly Group[], digits: string, cardSaid: () => 
     BETWEEN_PARTS.test(window[window.length / 2]!.gap.replace(/\0/g, '')) &&
     !joinedBefore &&
     !joinedAfter &&
-    cardSaid()
+    ((window.length === 2 && SPLITS_UNSAID.has(`${first},${second}`)) || cardSaid())
   );
 }
 
@@ -597,8 +603,9 @@ export function isLongDigitRun(text: string): boolean {
  * them pass by chance. Written in groups (`4242 4242 4242 4242 4242`), it is a card number and
  * more. Only one that passes the check digit (or is one that does with its security code run
  * in): the masks also take UnionPay's numbers that fail it, and a shop's 16-digit ids starting
- * 62 or 81 would all be taken for those. A number written in two parts counts unsaid: an id
- * has no words to say it is a card's, and it is refused out loud, not masked unseen.
+ * 62 or 81 would all be taken for those. A number written in two parts counts in every form,
+ * a card said or not: an id has no words to say it is a card's, and it is refused out loud, not
+ * masked unseen.
  */
 export const holdsCardNumberOfItsLength = (text: string): boolean =>
   (mayHoldCardNumber(text) ? scanForCardNumbers(text, () => true) : []).some(({ start, end, digits }) => !isLongDigitRun(text.slice(start, end)) && (luhn(digits) || isCardWithCode(digits)));

@@ -22,11 +22,12 @@ const SPELLINGS = [
   [...PAN].map((digit) => `${digit}\u0332`).join(''), [...PAN].map((digit) => `${digit}\ufe0f\u20e3`).join(''),
   '4242<b>4242</b>4242<i>4242</i>', fours('.'), fours('  '), fours('/'), PAN.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit))),
   // Its first six apart, as a BIN lookup writes it.
-  `${PAN.slice(0, 6)}|${PAN.slice(6)}`,
-  // In two parts, with what says it is a card's (two ids are so written as often): halves, its
-  // first four or six apart, halves in fours with another mark between.
-  ...[`${PAN.slice(0, 8)} ${PAN.slice(8)}`, `${PAN.slice(0, 8)}-${PAN.slice(8)}`, `${PAN.slice(0, 4)} ${PAN.slice(4)}`, `${PAN.slice(0, 6)}-${PAN.slice(6)}`,
-    `${PAN.slice(0, 6)} ${PAN.slice(6)}`, '4242-4242 4242-4242', '4242 4242-4242 4242'].map((parts) => `card ${parts}`),
+  `${PAN.slice(0, 6)}|${PAN.slice(6)}`, `${PAN.slice(0, 6)}-${PAN.slice(6)}`,
+  // In two halves, or its first four apart.
+  `${PAN.slice(0, 8)} ${PAN.slice(8)}`, `${PAN.slice(0, 8)}-${PAN.slice(8)}`, `${PAN.slice(0, 4)} ${PAN.slice(4)}`,
+  // In the rarer two-part forms, with what says it is a card's (two numbers are so written as
+  // often): its first six apart by a space, halves in fours with another mark between.
+  ...[`${PAN.slice(0, 6)} ${PAN.slice(6)}`, '4242-4242 4242-4242', '4242 4242-4242 4242'].map((parts) => `card ${parts}`),
 ];
 
 /** A spelling masked: the brackets around the digits are not the card number's, nor the word before it. */
@@ -164,10 +165,10 @@ describe('free text its masks would make longer than the gateway takes', () => {
 });
 
 describe('ordinary data that looks like a card number', () => {
-  it('is stored and answered as written: two ids side by side that a card number’s halves could be, in a text of no card', async () => {
+  it('is stored and answered as written: two numbers side by side in the rarer two-part forms, in a text of no card', async () => {
     const stack = await open();
     // Each pair has a scheme's prefix and the check digit, as one random pair in thirty does.
-    const description = 'Parcels 40295056 06806047 and 42424242-42424242, lot 4242 424242424242';
+    const description = 'Parcels 402950 5606806047 and 402950 - 5606806047, phones 4029-5056 0680-6047';
     const session = await stack.openSession({ amount: 100, description });
     expect(session.description).toBe(description);
     expect((await stack.ledger.getSession(session.id))?.description).toBe(description);
