@@ -13,12 +13,14 @@
  */
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { routes } from '@payform/gateway/wire';
 import { ledgerProblems } from './balances.js';
 import { resolveConfig } from './config.js';
 import type { SandboxConfig } from './config.js';
 import { apiRoutes } from './http/api-routes.js';
 import { limitBody } from './http/body-limit.js';
 import { guardControlPlane } from './http/control-guard.js';
+import { KnownHosts } from './http/known-hosts.js';
 import { controlRoutes } from './http/control-routes.js';
 import { inspectorRoutes } from './http/inspector-routes.js';
 import type { SandboxEnv } from './http/env.js';
@@ -69,6 +71,14 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
     }),
   );
   app.use('/api/v1/*', refuseUndecodablePath);
+  // The interface's endpoints are called by servers, under the names the sandbox is configured
+  // for; a web page must not reach them by another (its test credentials are public). The pages
+  // a customer's browser opens through publicUrl (the hosted form under /api/v1 too, 3-D Secure,
+  // receipts) may arrive under a proxy's name for the sandbox, and the card tokenizer guards
+  // itself by the page's Origin: those answer under any name, as does the health check.
+  const hosts = new KnownHosts(resolved);
+  const serverToServer = new Set(Object.values(routes).filter((route) => route !== routes.health).map((route) => route.path));
+  for (const path of serverToServer) app.use(path, hosts.guard('The gateway API'));
   app.use('/api/v1/*', injectFaults(gateway));
   app.use('/api/v1/*', shapeAnswers(gateway));
 
@@ -76,6 +86,7 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   app.route('/', tokenizeRoutes(gateway));
   app.route('/', apiRoutes(gateway, baseUrlOf));
   app.route('/', pageRoutes(gateway, resolved.publicUrl));
+  app.use('/_sandbox/*', hosts.guard('The control plane'));
   app.use('/_sandbox/*', guardControlPlane(resolved));
   app.route('/_sandbox', inspectorRoutes(gateway));
   app.route('/_sandbox', controlRoutes(gateway, baseUrlOf));

@@ -235,7 +235,7 @@ describe('bad input never reaches the state', () => {
       const socket = connect(Number(new URL(served.url).port), '127.0.0.1');
       await once(socket, 'connect');
       socket.write(
-        `POST /api/v1/payment HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n` +
+        `POST /api/v1/payment HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n` +
           `X-API-AUTH: ${authHeaderValue(project.apiKey, project.apiSecret)}\r\nX-API-KEY: ${project.endpointsKey}\r\n\r\n{"pos_id":`,
       );
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -100,9 +100,9 @@ export interface SandboxConfig {
   /** A frozen clock moves only through POST /_sandbox/clock (tests). Default: it follows real time. */
   readonly frozenClock?: boolean;
   /**
-   * Host names besides loopback and publicUrl's host that the control plane answers to (a
-   * sandbox reached as `http://sandbox:3001` inside a container network). Any other Host is
-   * refused there, against DNS rebinding. Default: SANDBOX_ALLOWED_HOSTS, comma-separated. An
+   * Host names besides loopback and publicUrl's host that the gateway API and the control plane
+   * answer to (a sandbox reached as `http://sandbox:3001` inside a container network). Any other
+   * Host is refused there, against DNS rebinding (http/known-hosts.ts). Default: SANDBOX_ALLOWED_HOSTS, comma-separated. An
    * entry with a scheme or a port, which no request's host would match, is a TypeError.
    */
   readonly allowedHosts?: readonly string[];

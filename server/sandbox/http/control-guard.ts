@@ -2,15 +2,13 @@
  * The control plane takes no credentials, so it answers only requests that no other website
  * can make or read through a browser:
  *
- * - Host must be a name the sandbox is reached by — loopback (`localhost`, an IP address),
- *   publicUrl's host or an allowed host — so DNS rebinding (evil.example resolving to
- *   127.0.0.1) cannot read `/_sandbox/webhooks`, whose signed bodies carry card tokens.
+ * - Host must be a name the sandbox is reached by (known-hosts.ts, before this guard), so DNS
+ *   rebinding cannot read `/_sandbox/webhooks`, whose signed bodies carry card tokens.
  * - A browser's `Sec-Fetch-Site` must be same-origin (or none: typed in the address bar), and
  *   an `Origin` must be the sandbox's own; tools that send neither (tests, curl) pass.
  * - POST and PUT must be `application/json`: a type a cross-site form or a simple request can
  *   never carry, so a `text/plain` form on any website cannot reset the sandbox.
  */
-import { isIP } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
 import { originOf } from '../pages/layout.js';
 import { Refusal } from '../state/refusal.js';
@@ -19,25 +17,13 @@ import { isJsonType } from './request-input.js';
 
 export interface ControlGuardSettings {
   readonly publicUrl: string | undefined;
-  readonly allowedHosts: readonly string[];
 }
 
 const forbidden = (message: string) => new Refusal(403, message, { code: 'P-403' });
 
 export function guardControlPlane(settings: ControlGuardSettings): MiddlewareHandler<SandboxEnv> {
-  const named = new Set(
-    [...settings.allowedHosts, ...(settings.publicUrl ? [new URL(settings.publicUrl).hostname] : [])].map((host) => host.toLowerCase()),
-  );
-  const answersTo = (hostname: string) =>
-    hostname === 'localhost' || hostname.endsWith('.localhost') || isIP(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0 || named.has(hostname);
-
   return async (c, next) => {
     const own = new URL(c.req.url);
-    if (!answersTo(own.hostname.toLowerCase())) {
-      throw forbidden(
-        `The control plane answers only to loopback addresses and the hosts it is configured for (${named.size ? [...named].join(', ') : 'none'}), not ${own.hostname}: name it in SANDBOX_ALLOWED_HOSTS (createSandbox's allowedHosts), or give it as the host of --public-url`,
-      );
-    }
     const site = c.req.header('sec-fetch-site');
     const origin = c.req.header('origin');
     if ((site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && origin !== own.origin && !originOf(settings.publicUrl).includes(origin))) {

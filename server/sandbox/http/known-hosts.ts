@@ -1,0 +1,65 @@
+/**
+ * The names the sandbox answers to on the surfaces a web page must not reach by another: the
+ * control plane (no credentials) and the gateway API (the test project's credentials are
+ * public). Loopback names, IP addresses, publicUrl's host and allowedHosts pass; any other Host
+ * is refused, so DNS rebinding (evil.example resolving to 127.0.0.1) cannot read a developer's
+ * payments or make new ones. An IP address always passes: no rebinding produces one.
+ *
+ * A refused name is logged once: it is either how someone reaches the sandbox (a container's
+ * service name, not yet named) or a page trying to, and either way the fix is one setting.
+ */
+import { isIP } from 'node:net';
+import type { MiddlewareHandler } from 'hono';
+import { maskCardData } from '@payform/gateway';
+import { SaidOnce } from '../said-once.js';
+import { Refusal } from '../state/refusal.js';
+import type { SandboxEnv } from './env.js';
+
+export interface KnownHostSettings {
+  readonly publicUrl: string | undefined;
+  readonly allowedHosts: readonly string[];
+  readonly log: (line: string) => void;
+}
+
+/** Refused names remembered as said: a scan of made-up ones makes it start over, it does not grow. */
+const REFUSED_HOSTS_SAID = 64;
+/** A Host is the requester's text: at most this much of it goes into the log (a DNS name is at most 253). */
+const HOST_SAID_MAX = 253;
+
+export class KnownHosts {
+  readonly #named: ReadonlySet<string>;
+  readonly #log: (line: string) => void;
+  readonly #said = new SaidOnce(REFUSED_HOSTS_SAID);
+
+  constructor(settings: KnownHostSettings) {
+    this.#named = new Set(
+      [...settings.allowedHosts, ...(settings.publicUrl ? [new URL(settings.publicUrl).hostname] : [])].map((host) => host.toLowerCase()),
+    );
+    this.#log = settings.log;
+  }
+
+  #answersTo(hostname: string): boolean {
+    return hostname === 'localhost' || hostname.endsWith('.localhost') || isIP(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0 || this.#named.has(hostname);
+  }
+
+  /** A middleware refusing `surface` (`The control plane`) under any other name, with 403. */
+  guard(surface: string): MiddlewareHandler<SandboxEnv> {
+    return async (c, next) => {
+      const hostname = new URL(c.req.url).hostname.toLowerCase();
+      if (!this.#answersTo(hostname)) throw this.#refuse(surface, hostname);
+      await next();
+    };
+  }
+
+  #refuse(surface: string, hostname: string): Refusal {
+    const host = maskCardData(hostname.length > HOST_SAID_MAX ? `${hostname.slice(0, HOST_SAID_MAX)}…` : hostname);
+    const configured = this.#named.size ? [...this.#named].sort().join(', ') : 'none';
+    const fix = "name it in SANDBOX_ALLOWED_HOSTS (createSandbox's allowedHosts), or give it as the host of --public-url";
+    if (this.#said.first(host)) {
+      this.#log(
+        `payform sandbox: refused a request for ${host} (403 on the gateway API and the control plane; the pages still answer): it answers only to loopback addresses, IP addresses and the hosts it is configured for (${configured}). If ${host} is how you reach this sandbox, ${fix}; if not, a web page may be trying to reach it through DNS rebinding (said once)`,
+      );
+    }
+    return new Refusal(403, `${surface} answers only to loopback addresses and the hosts it is configured for (${configured}), not ${host}: ${fix}`, { code: 'P-403' });
+  }
+}
