@@ -32,6 +32,7 @@ import { sectorDetailsMissing } from './merchant-sector.js';
 import { offeredModes, SessionViewStatus, sessionView, viewStatus } from './session-view.js';
 import type { CompanionOptions } from '../config.js';
 import { AmountView } from '../http/amounts.js';
+import { originToName } from '../http/advised-origin.js';
 
 /** Why `<pay-form>` sends the customer to the hosted page instead of paying by card: said to the operator. */
 const Fallback = z.enum(['tokenizer_unreachable']).optional().describe('Set by <pay-form> when the customer pays on the hosted page because the gateway’s tokenizer did not answer their browser');
@@ -197,9 +198,10 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     if (fallback && tokenizer && !toldFallback) {
       toldFallback = true;
       const origin = new URL(tokenizer.url).origin;
-      // What the widget sent as the page's address: its origin when it is a web page's.
+      // What the widget sent as the page's address: its origin when it is a web page's, and one
+      // a line may name (the customer wrote it: advised-origin.ts).
       const sent = pageUrl !== undefined && URL.canParse(pageUrl) ? new URL(pageUrl) : undefined;
-      const page = sent && /^https?:$/.test(sent.protocol) ? sent.origin : undefined;
+      const page = sent && /^https?:$/.test(sent.protocol) ? originToName(sent.origin) : undefined;
       c.get('logger').warn(
         `a customer's browser could not reach the gateway's tokenizer at ${origin}, so it sent them to the gateway's hosted page to type the card again: ` +
           `if every customer goes there, the gateway project does not list ${page ?? 'the shop’s page'} among its widget origins, or the page blocks the tokenizer ` +

@@ -28,6 +28,17 @@ describe('PayerPages', () => {
     pages.returnable('https://www.shop.example/checkout');
     expect(memory.lines.filter((line) => line.includes('https://www.shop.example'))).toHaveLength(1);
   });
+
+  it('names no origin that is not one: a host holding a comma, or longer than a DNS name', () => {
+    const memory = memorySink();
+    const pages = new PayerPages(options, createLogger({ sink: memory.sink }));
+    // URL reads the first as the origin `https://shop.example,evil.example`; PAYFORM_ALLOWED_ORIGINS would read two.
+    expect(pages.returnable('https://shop.example,evil.example/checkout')).toBeUndefined();
+    expect(pages.returnable(`https://${'a'.repeat(300)}.example/checkout`)).toBeUndefined();
+    expect(memory.lines).toHaveLength(1);
+    expect(memory.lines[0]).toContain('an origin that is not one');
+    expect(memory.lines[0]).not.toMatch(/evil|aaaa|PAYFORM_ALLOWED_ORIGINS/);
+  });
 });
 
 /** A stack whose gateway calls' `result_url`s are kept, in the order sent: where the customer comes back to. */

@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { holdsCardNumberOfItsLength } from '@payform/card';
 import { holdsWrittenCardNumber } from './customer.js';
 import type { CompanionOptions } from '../config.js';
+import { NOT_AN_ORIGIN, originToName } from '../http/advised-origin.js';
 import type { Logger } from '../log/logger.js';
 import { returnUrlProblem } from './return-url.js';
 
@@ -39,7 +40,10 @@ function checkPage(url: string | undefined, options: PageOptions): PageCheck {
   if (page.protocol !== 'https:' && page.protocol !== 'http:') return undefined;
   const { origin } = page;
   if (!options.allowedOrigins.includes(origin) && origin !== new URL(options.publicUrl).origin) {
-    return { origin, fix: `add ${origin} to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop` };
+    const named = originToName(origin);
+    return named
+      ? { origin: named, fix: `add ${named} to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop` }
+      : { origin: NOT_AN_ORIGIN, fix: 'no setting allows it (a host with a comma, or longer than a DNS name)' };
   }
   const problem = returnUrlProblem(page.href, options.sandboxOrigin);
   if (problem !== undefined) return { origin, fix: `its address ${problem}` };
@@ -78,7 +82,8 @@ const REFUSED_ORIGINS_REMEMBERED = 1000;
  * once per origin: its customers land on the companion's bare page after 3-D Secure or the
  * hosted page instead of back in the shop, and a page served under a second name of the shop
  * (www., 127.0.0.1 for localhost) passes CORS as same-origin, so nothing else would say so.
- * Only the origin is logged: a page's path and query are the customer's.
+ * Only the origin is logged, and only one that is an origin (http/advised-origin.ts): a page's
+ * path and query are the customer's.
  */
 export class PayerPages {
   readonly #options: PageOptions;
@@ -98,7 +103,8 @@ export class PayerPages {
       // Full (anyone may send any page_url): forgotten, so a real misconfiguration is said again.
       if (this.#reported.size >= REFUSED_ORIGINS_REMEMBERED) this.#reported.clear();
       this.#reported.add(origin);
-      this.#logger.warn(`a customer paying from a page on ${origin} is not sent back to it after 3-D Secure or the hosted page, but lands on the companion's own page: ${fix}, or give the session a return_url`, { origin });
+      const fields = origin === NOT_AN_ORIGIN ? {} : { origin };
+      this.#logger.warn(`a customer paying from a page on ${origin} is not sent back to it after 3-D Secure or the hosted page, but lands on the companion's own page: ${fix}, or give the session a return_url`, fields);
     }
     return undefined;
   }

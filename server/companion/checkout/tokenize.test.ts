@@ -61,6 +61,17 @@ describe('a companion whose widget tokenizes', () => {
     expect((await payWithToken(stack, session.id, sealedForAnother)).status).toBe('success');
   });
 
+  it('names no page origin in that line that is not one: a host holding a comma would name two widget origins', async () => {
+    const stack = await tokenizing();
+    const session = await stack.openSession();
+    // URL reads `https://shop.example,evil.example` as one origin; a list of widget origins, as two.
+    await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: { customer: CUSTOMER, fallback: 'tokenizer_unreachable', page_url: 'https://shop.example,evil.example/checkout' } });
+    const said = stack.logs.filter((line) => line.includes("could not reach the gateway's tokenizer"));
+    expect(said).toHaveLength(1);
+    expect(said[0]).not.toContain('evil.example');
+    expect(said[0]).toContain('does not list the shop’s page among its widget origins');
+  });
+
   it('says once, for the operator, that a browser could not reach the tokenizer and went to the hosted page', async () => {
     const stack = await tokenizing();
     const fellBack = async () => {

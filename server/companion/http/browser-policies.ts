@@ -12,6 +12,7 @@ import type { CompanionEnv } from '../context.js';
 import type { Logger } from '../log/logger.js';
 import { BASE_PATH_HEADER } from '../operator/public-url-check.js';
 import { requestAddress } from './request-address.js';
+import { NOT_AN_ORIGIN, originToName } from './advised-origin.js';
 import { SaidLately } from './said-lately.js';
 
 /** Names each answer, and the request's log line names it (request_id). */
@@ -221,16 +222,25 @@ function refusalNotice(): (c: Context<CompanionEnv>, origin: string) => void {
   const said = new SaidLately(REFUSED_ORIGINS_SAID, REFUSED_ORIGINS_WINDOW_MS);
   return (c, origin) => {
     const logger = c.get('logger');
+    // Every value that is no origin is one key, and none of them is repeated (advised-origin.ts).
+    const named = originToName(origin);
     const namedASession = c.req.method !== 'OPTIONS' && c.res.status < 400;
-    if (!namedASession || !said.take(origin, c.get('services').clock())) {
-      logger.debug('a request whose origin is not allowed called the checkout API', { origin });
+    if (!namedASession || !said.take(named ?? NOT_AN_ORIGIN, c.get('services').clock())) {
+      if (named) logger.debug('a request whose origin is not allowed called the checkout API', { origin: named });
+      else logger.debug(`a request whose Origin header is ${NOT_AN_ORIGIN} called the checkout API`);
+      return;
+    }
+    if (!named) {
+      logger.warn(
+        `a request whose Origin header is ${NOT_AN_ORIGIN} (not scheme://host[:port] as a browser sends it) called the checkout API, and was refused CORS: no setting allows it, and a shop's page never sends it; a client outside a browser may have made it up`,
+      );
       return;
     }
     // `null`: a page opened from file://, or sandboxed; no setting can allow it.
-    const fix = origin === 'null' ? 'it has no origin (a page opened from file://, or sandboxed): serve the page over http(s)' : 'add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop';
+    const fix = named === 'null' ? 'it has no origin (a page opened from file://, or sandboxed): serve the page over http(s)' : 'add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop';
     // The browser refuses the page the answer (and a JSON post its preflight): the request itself
     // may still have run, as a client outside a browser sends what it likes.
-    logger.warn(`a page whose origin is not allowed called the checkout API, and its browser is refused the answer: ${fix}`, { origin });
+    logger.warn(`a page whose origin is not allowed called the checkout API, and its browser is refused the answer: ${fix}`, { origin: named });
   };
 }
 

@@ -81,15 +81,38 @@ it('grants no origin that only begins as an allowed one: another host, another p
   expect((await read('https://shop.example')).headers.get('access-control-allow-origin')).toBe('https://shop.example');
 });
 
-it('is logged without the C1 controls a header may carry, which terminals take for escape sequences', async () => {
+it('is logged without the C1 controls a header may carry, which terminals take for escape sequences, nor the value that carried them', async () => {
   const stack = await openStack({ served: true });
   const session = await stack.openSession();
   // Header bytes 0x80–0x9f reach the app as U+0080–U+009F: CSI "clear the screen", OSC "set the title".
   const origin = 'https://evil.example\x9b2J\x9d0;paid\x9c';
   const { port } = new URL(stack.companionUrl);
   expect((await rawRequest(port, 'GET', `/api/checkout/sessions/${session.id}`, { Host: `127.0.0.1:${port}`, Origin: origin })).status).toBe(200);
-  const lines = stack.logs.filter((line) => line.includes('origin is not allowed'));
+  const lines = stack.logs.filter((line) => line.includes('is not allowed') || line.includes('is not one'));
   expect(lines).toHaveLength(1);
   expect(lines[0]).not.toMatch(/[\u0080-\u009f]/);
-  expect((JSON.parse(lines[0]!) as { origin: string }).origin).toBe(origin);
+  expect(lines[0]).not.toContain('evil.example');
+  expect(JSON.parse(lines[0]!)).not.toHaveProperty('origin');
+});
+
+it('names in its advice only one origin as a browser sends it, and any other value once an hour, unechoed', async () => {
+  const stack = await openStack();
+  const session = await stack.openSession();
+  const page = (origin: string) => stack.request('GET', `/api/checkout/sessions/${session.id}`, { headers: { Origin: origin } });
+  const madeUp = [
+    'https://a.example, https://evil.example', // two origins: PAYFORM_ALLOWED_ORIGINS would take both
+    'https://a.example,evil.example', // which URL itself reads as one origin, its host holding the comma
+    `https://${'a'.repeat(300)}.example`, // longer than any DNS name
+    'https://a.example/then-also-allow-https://evil.example', // an address, not an origin
+    'HTTPS://Evil.Example', // not as a browser writes it
+  ];
+  for (const origin of madeUp) expect((await page(origin)).status, origin).toBe(200);
+  const advice = stack.logs.filter((line) => /"level":"warn"/.test(line) && line.includes('checkout API'));
+  expect(advice).toHaveLength(1);
+  expect(advice[0]).toContain('an origin that is not one');
+  expect(advice[0]).not.toMatch(/evil|a\.example|aaaa|PAYFORM_ALLOWED_ORIGINS/i);
+  expect(JSON.parse(advice[0]!)).not.toHaveProperty('origin');
+  // A real origin is still named, with the setting that allows it.
+  await page('https://www.a.example:8443');
+  expect(warned(stack)).toEqual([expect.objectContaining({ origin: 'https://www.a.example:8443', msg: expect.stringContaining('add it to PAYFORM_ALLOWED_ORIGINS') })]);
 });
