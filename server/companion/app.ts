@@ -144,7 +144,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   });
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock, gatewayTrouble: trouble };
   const knownSessions = new KnownSessions();
-  const payerPages = new PayerPages(options, logger);
+  const payerPages = new PayerPages(options, logger, clock);
   const held = new HeldAnswers(outage, logger);
   const directPayments = new DirectPayments(flow, held, knownSessions, payerPages);
   const services: CompanionServices = {

@@ -1,6 +1,7 @@
 // The pages payments come from: one refused is said once per origin, and a flood of made-up
 // origins (anyone may send any page_url) never keeps a real misconfiguration from being said.
 import { describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
 import { createLogger, memorySink } from '../log/logger.js';
 import { card } from '../test/cards.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
@@ -8,6 +9,7 @@ import type { Stack } from '../test/stack.js';
 import { PayerPages, returnablePage, shopHome } from './payer-page.js';
 
 const openStack = stacksPerTest();
+const HOUR = 60 * 60_000;
 
 const options = { allowedOrigins: ['https://shop.example'], publicUrl: 'https://pay.shop.example', sandboxOrigin: undefined };
 
@@ -21,10 +23,14 @@ describe('PayerPages', () => {
     expect(memory.lines.filter((line) => line.includes('www.shop.example'))).toHaveLength(1);
   });
 
-  it('says a real misconfiguration after a flood of made-up origins has filled what it remembers', () => {
+  it('says a flood of made-up origins in a few lines an hour, and a real misconfiguration once the hour has passed', () => {
     const memory = memorySink();
-    const pages = new PayerPages(options, createLogger({ sink: memory.sink }));
+    const clock = new TestClock();
+    const pages = new PayerPages(options, createLogger({ sink: memory.sink }), clock.read);
     for (let i = 0; i < 1_000; i++) pages.returnable(`https://made-up-${i}.example/`);
+    expect(memory.lines.length).toBeLessThanOrEqual(20);
+    clock.advance(HOUR);
+    pages.returnable('https://www.shop.example/checkout');
     pages.returnable('https://www.shop.example/checkout');
     expect(memory.lines.filter((line) => line.includes('https://www.shop.example'))).toHaveLength(1);
   });

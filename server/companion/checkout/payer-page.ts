@@ -11,6 +11,7 @@ import { holdsCardNumberOfItsLength } from '@payform/card';
 import { holdsWrittenCardNumber } from './customer.js';
 import type { CompanionOptions } from '../config.js';
 import { NOT_AN_ORIGIN, originToName } from '../http/advised-origin.js';
+import { SaidLately } from '../http/said-lately.js';
 import type { Logger } from '../log/logger.js';
 import { returnUrlProblem } from './return-url.js';
 
@@ -74,35 +75,39 @@ export function shopHome(options: Pick<CompanionOptions, 'allowedOrigins' | 'pub
   return alone ? undefined : `${own.origin}/`;
 }
 
-/** Distinct refused origins remembered for the once-per-origin warning: a bound, since anyone can send any page_url. */
-const REFUSED_ORIGINS_REMEMBERED = 1000;
+/**
+ * Refused pages said as warnings: each origin once an hour, a few an hour at most. A customer
+ * chooses page_url, so made-up origins, one per payment, could otherwise write a line each; a
+ * real misconfiguration comes back with every payment and is said once the hour has passed.
+ */
+const REFUSED_PAGES_SAID = 20;
+const REFUSED_PAGES_WINDOW_MS = 60 * 60_000;
 
 /**
  * The pages payments come from, as the pay and hosted calls take them. A page refused is said
- * once per origin: its customers land on the companion's bare page after 3-D Secure or the
- * hosted page instead of back in the shop, and a page served under a second name of the shop
- * (www., 127.0.0.1 for localhost) passes CORS as same-origin, so nothing else would say so.
- * Only the origin is logged, and only one that is an origin (http/advised-origin.ts): a page's
- * path and query are the customer's.
+ * once an hour per origin, a few origins an hour at most: its customers land on the companion's
+ * bare page after 3-D Secure or the hosted page instead of back in the shop, and a page served
+ * under a second name of the shop (www., 127.0.0.1 for localhost) passes CORS as same-origin, so
+ * nothing else would say so. Only the origin is logged, and only one that is an origin
+ * (http/advised-origin.ts): a page's path and query are the customer's.
  */
 export class PayerPages {
   readonly #options: PageOptions;
   readonly #logger: Logger;
-  readonly #reported = new Set<string>();
+  readonly #clock: () => number;
+  readonly #said = new SaidLately(REFUSED_PAGES_SAID, REFUSED_PAGES_WINDOW_MS);
 
-  constructor(options: PageOptions, logger: Logger) {
+  constructor(options: PageOptions, logger: Logger, clock: () => number = Date.now) {
     this.#options = options;
     this.#logger = logger;
+    this.#clock = clock;
   }
 
   returnable(url: string | undefined): string | undefined {
     const checked = checkPage(url, this.#options);
     if (!checked || 'page' in checked) return checked?.page;
     const { origin, fix } = checked;
-    if (!this.#reported.has(origin)) {
-      // Full (anyone may send any page_url): forgotten, so a real misconfiguration is said again.
-      if (this.#reported.size >= REFUSED_ORIGINS_REMEMBERED) this.#reported.clear();
-      this.#reported.add(origin);
+    if (this.#said.take(origin, this.#clock())) {
       const fields = origin === NOT_AN_ORIGIN ? {} : { origin };
       this.#logger.warn(`a customer paying from a page on ${origin} is not sent back to it after 3-D Secure or the hosted page, but lands on the companion's own page: ${fix}, or give the session a return_url`, fields);
     }
