@@ -78,7 +78,7 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   // itself by the page's Origin: those answer under any name, as does the health check.
   const hosts = new KnownHosts(resolved);
   const serverToServer = new Set(Object.values(routes).filter((route) => route !== routes.health).map((route) => route.path));
-  for (const path of serverToServer) app.use(path, hosts.guard('The gateway API'));
+  for (const path of serverToServer) app.use(path, hosts.guard('The gateway API', 421));
   app.use('/api/v1/*', injectFaults(gateway));
   app.use('/api/v1/*', shapeAnswers(gateway));
 
@@ -86,7 +86,7 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   app.route('/', tokenizeRoutes(gateway));
   app.route('/', apiRoutes(gateway, baseUrlOf));
   app.route('/', pageRoutes(gateway, resolved.publicUrl));
-  app.use('/_sandbox/*', hosts.guard('The control plane'));
+  app.use('/_sandbox/*', hosts.guard('The control plane', 403));
   app.use('/_sandbox/*', guardControlPlane(resolved));
   app.route('/_sandbox', inspectorRoutes(gateway));
   app.route('/_sandbox', controlRoutes(gateway, baseUrlOf));

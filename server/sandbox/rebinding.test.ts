@@ -43,23 +43,23 @@ const pay = (host: string, overrides: Record<string, unknown> = {}) =>
   under(host, 'POST', '/api/v1/payment', { ...credentials(), 'Content-Type': 'application/json' }, JSON.stringify(directPayment(project(), overrides)));
 
 describe('the gateway API under a name the sandbox is not configured for', () => {
-  it('makes no payment and reads none, answering 403 that names SANDBOX_ALLOWED_HOSTS, said once in the log', async () => {
+  it('makes no payment and reads none, answering 421 that names SANDBOX_ALLOWED_HOSTS, said once in the log', async () => {
     const made = await pay(`127.0.0.1:${port}`, { order_id: 'made-here' });
     expect(made.status).toBe(200);
 
     const paid = await pay(`evil.example:${port}`);
-    expect(paid.status).toBe(403);
+    expect(paid.status).toBe(421);
     const refusal = JSON.parse(paid.text) as { message: string; args: { code: string } };
-    expect(refusal.args.code).toBe('P-403');
+    expect(refusal.args.code).toBe('P-421');
     expect(refusal.message).toBe(
       'The gateway API answers only to loopback addresses and the hosts it is configured for (sandbox, sandbox.example.test), not evil.example: name it in SANDBOX_ALLOWED_HOSTS (createSandbox\'s allowedHosts), or give it as the host of --public-url',
     );
     expect(orderCount()).toBe(1);
 
     const read = await under(`evil.example:${port}`, 'GET', `/api/v1/pos/${project().posId}/orders/made-here`, credentials());
-    expect(read.status).toBe(403);
+    expect(read.status).toBe(421);
     expect(read.text).not.toContain('made-here');
-    expect((await under(`evil.example:${port}`, 'GET', `/api/v1/balances/pos/${project().posId}/accounts`, credentials())).status).toBe(403);
+    expect((await under(`evil.example:${port}`, 'GET', `/api/v1/balances/pos/${project().posId}/accounts`, credentials())).status).toBe(421);
 
     const said = lines.filter((line) => line.includes('evil.example'));
     expect(said).toHaveLength(1);

@@ -7,6 +7,10 @@
  *
  * A refused name is logged once: it is either how someone reaches the sandbox (a container's
  * service name, not yet named) or a page trying to, and either way the fix is one setting.
+ *
+ * The API refuses with 421 Misdirected Request (a Host this server does not serve), not 403: a
+ * gateway client reads a 401 or 403 as its credentials refused, and would send its operator
+ * checking four keys that are right. The control plane keeps its 403, as for a foreign Origin.
  */
 import { isIP } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
@@ -42,24 +46,24 @@ export class KnownHosts {
     return hostname === 'localhost' || hostname.endsWith('.localhost') || isIP(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0 || this.#named.has(hostname);
   }
 
-  /** A middleware refusing `surface` (`The control plane`) under any other name, with 403. */
-  guard(surface: string): MiddlewareHandler<SandboxEnv> {
+  /** A middleware refusing `surface` (`The control plane`) under any other name, with `status`. */
+  guard(surface: string, status: 403 | 421): MiddlewareHandler<SandboxEnv> {
     return async (c, next) => {
       const hostname = new URL(c.req.url).hostname.toLowerCase();
-      if (!this.#answersTo(hostname)) throw this.#refuse(surface, hostname);
+      if (!this.#answersTo(hostname)) throw this.#refuse(surface, hostname, status);
       await next();
     };
   }
 
-  #refuse(surface: string, hostname: string): Refusal {
+  #refuse(surface: string, hostname: string, status: 403 | 421): Refusal {
     const host = maskCardData(hostname.length > HOST_SAID_MAX ? `${hostname.slice(0, HOST_SAID_MAX)}…` : hostname);
     const configured = this.#named.size ? [...this.#named].sort().join(', ') : 'none';
     const fix = "name it in SANDBOX_ALLOWED_HOSTS (createSandbox's allowedHosts), or give it as the host of --public-url";
     if (this.#said.first(host)) {
       this.#log(
-        `payform sandbox: refused a request for ${host} (403 on the gateway API and the control plane; the pages still answer): it answers only to loopback addresses, IP addresses and the hosts it is configured for (${configured}). If ${host} is how you reach this sandbox, ${fix}; if not, a web page may be trying to reach it through DNS rebinding (said once)`,
+        `payform sandbox: refused a request for ${host} (421 on the gateway API, 403 on the control plane; the pages still answer): it answers only to loopback addresses, IP addresses and the hosts it is configured for (${configured}). If ${host} is how you reach this sandbox, ${fix}; if not, a web page may be trying to reach it through DNS rebinding (said once)`,
       );
     }
-    return new Refusal(403, `${surface} answers only to loopback addresses and the hosts it is configured for (${configured}), not ${host}: ${fix}`, { code: 'P-403' });
+    return new Refusal(status, `${surface} answers only to loopback addresses and the hosts it is configured for (${configured}), not ${host}: ${fix}`, { code: `P-${status}` });
   }
 }

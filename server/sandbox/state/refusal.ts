@@ -7,7 +7,7 @@ import { maskCardData } from '@payform/gateway';
 import { DUPLICATE_ORDER_CODE, violationArgs, describeIssues } from '@payform/gateway/wire';
 import type { ErrorBody, FieldIssue } from '@payform/gateway/wire';
 
-export type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 500;
+export type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 421 | 500;
 
 export class Refusal extends Error {
   override readonly name = 'Refusal';
