@@ -187,6 +187,9 @@ export function errorFromResponse(status: number, body: unknown, retryAfterMs?: 
   if (status === 404) return new NotFoundError(message, details);
   if (status === 429) return new RateLimitError(message, { ...details, retryAfterMs });
   if (status >= 500) return new GatewayUnavailableError(message, details);
+  // A Host the server does not serve (421 Misdirected Request: a proxy's, or a payform sandbox's
+  // for a name it was not given): nothing was processed, and nothing in the request is wrong.
+  if (status === 421) return new NotTheGatewayError(status, undefined);
   if (status >= 400) return new InvalidRequestError(message, details);
   return new UnexpectedResponseError(message, details);
 }

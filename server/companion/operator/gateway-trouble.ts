@@ -72,6 +72,12 @@ function started(trouble: Trouble, gatewayUrl: string, record: GatewayCallRecord
     case 'busy':
       return `the gateway at ${gatewayUrl} is rate limiting the companion's calls (429): payments are refused with Retry-After until it takes them again`;
     case 'elsewhere':
+      if (record.outcome === MISDIRECTED) {
+        return (
+          `the server at ${gatewayUrl} does not serve that host name (421 Misdirected Request), so no payment can be sent: a payform sandbox answers so to a name it was not given — ` +
+          "add the host to the sandbox's SANDBOX_ALLOWED_HOSTS (createSandbox's allowedHosts), or set PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) to an address it answers"
+        );
+      }
       return `what answers at ${gatewayUrl} is not the gateway (${notTheGateway(record) ?? 'it has no such path'}): set PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) to the gateway's address`;
     case 'credentials':
       return (
@@ -231,6 +237,8 @@ export function provesEndpointsKey({ route, endpointsKey }: Pick<GatewayCallReco
   return endpointsKey && !KEY_NOT_NEEDED.test(route);
 }
 
+/** A server that does not serve the Host asked for: a proxy's or a payform sandbox's answer to a name it was not given. */
+const MISDIRECTED = 421;
 // Paths the gateway always has, whatever the order: a 404 or 405 there is some other server.
 const ALWAYS_THERE = /^(POST \/api\/v1\/(payment|split\/purchase)|GET \/api\/v1\/balances\/pos\/:pos_id\/(accounts|terminals))$/;
 /** The hosted create, whose 303 to the checkout page is the gateway's one redirect. */
@@ -241,12 +249,14 @@ const MAY_BE_HTML = /^GET (\/api\/v1\/pos\/:pos_id\/(orders\/:order_id|date\/:da
 /**
  * What answers a call, when the answer proves it is not the gateway: no such path where the
  * gateway always has one, a redirect (the gateway's API has none but the hosted create's 303),
- * an HTML page where the gateway answers JSON. Undefined when it may be the gateway. The metrics
+ * an HTML page where the gateway answers JSON, a Host it does not serve (421) on any path.
+ * Undefined when it may be the gateway. The metrics
  * count such calls as `not_gateway` (metrics.ts).
  */
 export function notTheGateway({ route, outcome, location, html }: GatewayCallRecord): string | undefined {
   if (typeof outcome !== 'number') return undefined;
   if ((outcome === 404 || outcome === 405) && ALWAYS_THERE.test(route)) return 'it has no such path';
+  if (outcome === MISDIRECTED) return 'it does not serve that host name: 421 Misdirected Request';
   if (outcome >= 300 && outcome < 400 && !(outcome === 303 && CREATES.test(route))) {
     return location ? `it answers HTTP ${outcome}, a redirect to ${location}` : `it answers HTTP ${outcome}, a redirect`;
   }
