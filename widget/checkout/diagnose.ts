@@ -10,6 +10,7 @@
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 import type { CheckoutElement } from './checkout-element.js';
 import { CompanionError, type Caller, type PayErrorCode } from './companion.js';
+import { VERSION } from './session-view.js';
 
 // `error.fields` names fields as an object's keys, or as a list of names or of zod-like issues.
 const fieldNames = (fields: unknown): string[] =>
@@ -285,6 +286,43 @@ async function unsent(url: string, endpoint: string, name: string): Promise<Comp
 }
 
 /**
+ * The version of the companion whose session view `body` is, when this widget reads no view of
+ * it: `''` for a view without one, as 0.2's and earlier ones are. Anything but a session view (no
+ * id, status and amount) is undefined: another server's JSON is no companion of another version.
+ */
+function otherVersion(body: unknown): string | undefined {
+  const view = body as Partial<Record<'id' | 'status' | 'amount' | 'version', unknown>> | undefined;
+  if (typeof view?.id !== 'string' || typeof view.status !== 'string' || view.amount === undefined || view.version === VERSION) return undefined;
+  return view.version === undefined ? '' : String(view.version).slice(0, 16);
+}
+
+/** Whether major.minor `version` comes before this widget's (0.10 after 0.9). */
+const older = (version: string): boolean => {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const [ours, ourMinor] = VERSION.split('.').map(Number) as [number, number];
+  return major < ours || (major === ours && minor < ourMinor);
+};
+
+/**
+ * A session view of another version than this widget's (`''`: one before versions were said):
+ * 0.2 counts amounts in decimals, 0.3 in minor units, so each would show the other's 100 times
+ * off. The form shows none, and cannot take payments (`unavailable`); the developer hears both
+ * versions and the fix.
+ */
+function versionSkew(url: string, endpoint: string, name: string, version: string): CompanionError {
+  const served = `${endpoint.replace(/\/$/, '')}/widget/pay-form.js`;
+  const companion = version
+    ? `payform companion ${version}`
+    : 'payform companion 0.2 or earlier (it has no version, and counts amounts in decimals, where this widget counts minor units)';
+  const fix =
+    !version || older(version)
+      ? `serve this page the widget that companion serves (${served}, or @payform/widget ${version || 'of its version'}), or upgrade the companion to ${VERSION}`
+      : `serve this page the widget that companion serves (${served}), or upgrade the page's @payform/widget to ${version}`;
+  const reason = `${url} answered a session view of ${companion}, but this <${name}> is @payform/widget ${VERSION}, which shows no amount it may misread: ${fix}`;
+  return Object.assign(misconfigured(name, reason), { unavailable: true });
+}
+
+/**
  * The error for `response` (undefined: no answer could be read) and its parsed JSON body, to a
  * request of `element`'s to the companion at `endpoint`. `reading`: a GET of the session, where
  * a page set up wrong shows first; a payment's failed answer stays what it was (it may have been
@@ -311,6 +349,8 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   }
   if (!response) return reading ? unanswered(url, endpoint, name) : unsent(url, endpoint, name);
   const { status } = response;
+  const version = reading && response.ok ? otherVersion(body) : undefined;
+  if (version !== undefined) return versionSkew(url, endpoint, name, version);
   const error = (body as { error?: { code?: unknown; message?: unknown; fields?: unknown } } | undefined)?.error;
   const code = error?.code;
   if (reading && status === 404 && code === 'not_found' && NO_ROUTE.test(String(error?.message))) {

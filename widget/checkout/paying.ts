@@ -1474,8 +1474,9 @@ const rereading = new Map<string, { readonly reads: Promise<boolean | undefined>
 export async function readAgain(element: CheckoutElement, error: unknown, current: () => boolean): Promise<void> {
   if (!current()) return;
   const { session, t } = element;
-  // Anything else is told as it was met: a click (the hosted button) reads the session again.
-  if (!companionAway(error)) return element.fail(error);
+  // Anything else is told as it was met: a click (the hosted button) reads the session again. A
+  // view of another companion version (diagnose.ts, `versionSkew`): the shop cannot take payments.
+  if (!companionAway(error)) return element.fail(error, (error as { unavailable?: true }).unavailable && t.unavailable);
   let shared = rereading.get(session);
   if (!shared) {
     element.fail(error, t.retrying);

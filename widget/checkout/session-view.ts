@@ -1,10 +1,19 @@
 import type { BrandId } from '@payform/card/fields';
 
 /**
+ * The companion version (its package's major.minor) whose session view this widget reads, as the
+ * view says it (`version`). Any other view — 0.2's, which says none and counts amounts in
+ * decimals — is not shown: its amount would be 100 times off, and diagnose.ts says why.
+ */
+export const VERSION = '0.3';
+
+/**
  * What `GET /api/checkout/sessions/:id` answers: the public view of a checkout session.
  * docs/widget.md ("Session view the widget expects") is the companion's side of this contract.
  */
 export interface SessionView {
+  /** The companion's version: this widget's `VERSION`, or the view is not read. */
+  version: string;
   id: string;
   /** Integer minor units of `currency`: 10050 is 100.50 UAH. */
   amount: number;
@@ -70,7 +79,7 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 export function readSessionView(body: unknown): SessionView | undefined {
   const view = body as SessionView;
   const { saved_cards: cards = [], customer_fields: fields = [] } = view ?? {};
-  return isText(view?.id) && isText(view.order_id) && Number.isSafeInteger(view.amount) && view.amount >= 0 && /^[A-Z]{3}$/.test(view.currency) && STATUSES.includes(view.status) &&
+  return view?.version === VERSION && isText(view.id) && isText(view.order_id) && Number.isSafeInteger(view.amount) && view.amount >= 0 && /^[A-Z]{3}$/.test(view.currency) && STATUSES.includes(view.status) &&
     isList(view.modes, isText) && isList(fields, isText) && isList(cards, (card: SavedCard) => isText(card?.token) && isText(card.mask))
     ? { ...view, customer_fields: fields, saved_cards: cards, test: view.test === true }
     : undefined;

@@ -14,10 +14,20 @@ import { extendable } from './session-extension.js';
 import { maskBrandRefusal } from './accepted-brands.js';
 import type { BrandId } from '@payform/card/fields';
 
+/**
+ * The version whose session view this is: the package's major.minor (a test holds them together).
+ * A widget reads only a view of its own version, so a page running another @payform/widget shows
+ * no amount rather than one 100 times off — 0.2's counted decimals, 0.3's minor units.
+ */
+export const VIEW_VERSION = '0.3';
+
 export const SessionViewStatus = z.enum(['open', 'pending', 'success', 'failure', 'expired']);
 export type SessionViewStatus = z.infer<typeof SessionViewStatus>;
 
 export const SessionView = z.object({
+  version: z
+    .literal(VIEW_VERSION)
+    .describe('The companion’s version (major.minor), which its widget’s must be: a <pay-form> of another shows no amount and tells the page why (0.2’s views had none, and amounts in decimals)'),
   id: z.string(),
   amount: AmountView,
   currency: z.string(),
@@ -126,6 +136,7 @@ export function sessionView(session: CheckoutSession, cards: readonly SavedCard[
   const payable = status === 'open' || status === 'failure';
   const challenge = waitingChallenge(session, status);
   return {
+    version: VIEW_VERSION,
     id: session.id,
     amount: session.amount,
     currency: session.currency,

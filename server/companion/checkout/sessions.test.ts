@@ -180,6 +180,7 @@ describe('GET /api/checkout/sessions/:id', () => {
     expect(SessionView.strict().parse(view)).toEqual(view);
     expect(readSessionView(view)).toEqual(view);
     expect(view).toEqual({
+      version: '0.3',
       id: created.id,
       amount: 10050,
       currency: 'UAH',
