@@ -252,7 +252,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.use(SAVED_CARD_CHARGES, takesPayments);
   for (const prefix of ADMIN_PREFIXES) app.use(`${prefix}/*`, countReplays, idempotent);
 
-  app.route('/api/checkout', checkoutRoutes());
+  app.route('/api/checkout', checkoutRoutes(clock));
   app.route('/checkout', returnRoutes(clock));
   app.route('/checkout', challengeRoutes());
   app.route('/widget', widgetRoutes(options.widgetDir, logger));

@@ -27,6 +27,7 @@ import { limitPayAttempts } from './pay-limits.js';
 import { SESSION_ID } from './session-access.js';
 import { extensionAnswer } from './session-extension.js';
 import { NewSessionRequest } from './session-request.js';
+import { OlderWidgets } from './older-widgets.js';
 import { currencyNotTaken } from './accepted-currencies.js';
 import { sectorDetailsMissing } from './merchant-sector.js';
 import { offeredModes, SessionViewStatus, sessionView, viewStatus } from './session-view.js';
@@ -87,8 +88,10 @@ function sessionId(c: Context<CompanionEnv>): string {
   return id;
 }
 
-export function checkoutRoutes(): Hono<CompanionEnv> {
+export function checkoutRoutes(clock: () => number): Hono<CompanionEnv> {
   const checkout = new Hono<CompanionEnv>();
+  // A 0.2 widget's payments, which show its customers another amount: said to the operator.
+  const olderWidgets = new OlderWidgets(clock);
 
   // The admin token and takesPayments are app.ts's: the token before anything else about the
   // request is judged, takesPayments before the Idempotency-Key is claimed.
@@ -166,6 +169,8 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
       client: { ip: ip ?? '0.0.0.0', accept: c.req.header('accept') ?? '*/*', userAgent: c.req.header('user-agent') ?? '' },
       attempting: (orderId) => c.set('payformOrderId', orderId),
     });
+    // Once the session took the request: a made-up session id must not use up the line.
+    olderWidgets.noteRequest(c, request.page_url);
     return c.json(answer);
   });
 
@@ -194,6 +199,7 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
         throw error;
       });
     // Once the page is opened: a made-up session id must not use up the one line.
+    olderWidgets.noteRequest(c, pageUrl);
     const { tokenizer } = c.get('services').options;
     if (fallback && tokenizer && !toldFallback) {
       toldFallback = true;

@@ -20,8 +20,10 @@ import type { Logger } from '../log/logger.js';
 const CHUNK_NAME = /^[A-Za-z0-9_.-]+\.js$/;
 const BUNDLE = 'pay-form.js';
 const WHOLE = 'pay-form.whole.js';
+/** How long a browser runs the pay-form.js it has without asking again: a page loaded meanwhile keeps the version it had. */
+export const WIDGET_CACHE_SECONDS = 300;
 // Names carry no content hash, so browsers revalidate often and cheaply (304).
-const REVALIDATED_OFTEN = 'public, max-age=300, must-revalidate';
+const REVALIDATED_OFTEN = `public, max-age=${WIDGET_CACHE_SECONDS}, must-revalidate`;
 // A page pins the one-file widget by its hash: a copy cached from before an upgrade would fail
 // the new hash (the form not shown) for as long as it was kept, so each use asks (304 if same).
 const REVALIDATED_EACH_TIME = 'public, no-cache';
