@@ -179,7 +179,8 @@ describe('the widget and redirects, in Chromium', () => {
     // stands in for a compromised or misconfigured backend, to test the widget's own guard.
     await page.route(`${stack.companionUrl}/api/checkout/sessions/${session.id}/pay`, (route) => route.fulfill({ json: answer }));
     if (view) {
-      await page.route(`${stack.companionUrl}/api/checkout/sessions/${session.id}`, async (route) => {
+      // The session's reads, whatever their query (the element's says the widget's version).
+      await page.route((url) => url.href.split('?')[0] === `${stack.companionUrl}/api/checkout/sessions/${session.id}`, async (route) => {
         const real = await route.fetch();
         await route.fulfill({ response: real, json: view((await real.json()) as Json) });
       });

@@ -6,7 +6,7 @@
 import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { createSession, openCheckout } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, json, message, mount, part, record, watchFetch } from '../test/harness.js';
+import { autofill, button, card, errorText, field, json, message, mount, part, readsSession, record, watchFetch } from '../test/harness.js';
 
 /** The brand mark beside the card number: its name, or '' when none shows. */
 const brandShown = (form: PayForm): string => part(form, '[part~=field-number] [role=status]').textContent!.trim();
@@ -126,7 +126,7 @@ describe('an element given another session', () => {
     const live = await openCheckout({ merchant: 'live' });
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const reads = watchFetch((call, pass) => (call.url.endsWith(live.id) ? released.then(pass) : undefined));
+    const reads = watchFetch((call, pass) => (readsSession(call, live.id) ? released.then(pass) : undefined));
     try {
       payButton.endpoint = live.companion_url;
       const ready = oneEvent(payButton, 'pay-ready');

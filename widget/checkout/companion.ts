@@ -1,5 +1,5 @@
 import type { BrowserFingerprint } from './fingerprint.js';
-import { readSessionView, type CustomerField, type SessionView } from './session-view.js';
+import { readSessionView, VERSION, type CustomerField, type SessionView } from './session-view.js';
 
 /**
  * Why talking to the companion did not give a usable answer (the `code` of `pay-error`);
@@ -110,7 +110,8 @@ export async function call<T>(element: Caller, path: string, post: RequestInit |
   const endpoint = `${element.endpoint || SCRIPT_ORIGIN || origin}`;
   const url = `${endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(element.session)}${path}`;
   // No session to read, none asked for: diagnose.ts names the attribute, without a 404 in the console and the log first.
-  const response = element.session || post ? await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined) : undefined;
+  // A read says the widget's version, for a companion of another to log (a query: no preflight).
+  const response = element.session || post ? await fetch(post ? url : `${url}?version=${VERSION}`, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined) : undefined;
   // The companion's clock, by its answer's Date: a card's expiry is judged by it, not the device's.
   skew = Date.parse(response?.headers.get('date') as string) - Date.now() || skew;
   const json = await response?.json().catch(() => undefined);

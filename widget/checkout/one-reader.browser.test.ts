@@ -7,7 +7,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { CheckoutElement } from './checkout-element.js';
 import { collectFingerprint } from './fingerprint.js';
 import { createSession, decideChallenge } from '../test/checkout-fixture.js';
-import { message, watchFetch } from '../test/harness.js';
+import { message, readsSession, watchFetch } from '../test/harness.js';
 import '../index.js';
 
 /** A session whose payment waits for its 3-D Secure challenge, paid as another tab would: answers the challenge's address too. */
@@ -32,7 +32,7 @@ function element(tag: 'pay-form' | 'pay-button', session: string, pollInterval: 
 
 const OFFLINE = 'You are offline. The outcome of your payment will show here once you are back online.';
 const checkAgain = (each: CheckoutElement): number => [...each.shadowRoot!.querySelectorAll('button')].filter((button) => button.textContent === 'Check again').length;
-const reads = (calls: { url: string; method: string }[], session: string): number => calls.filter((call) => call.method === 'GET' && call.url.endsWith(session)).length;
+const reads = (calls: { url: string; method: string }[], session: string): number => calls.filter((call) => readsSession(call, session)).length;
 
 describe('a pending session with several elements in the page', () => {
   it('is read by one of them: the card form, whatever the others are set to', async () => {

@@ -4,7 +4,7 @@
 import { expect, fixture, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { advanceGatewayClock, createSession, decideChallenge } from '../test/checkout-fixture.js';
-import { autofill, busy, button, card, message, mount, record, stay, type FetchCall, watchFetch } from '../test/harness.js';
+import { autofill, busy, button, card, message, mount, readsSession, record, stay, type FetchCall, watchFetch } from '../test/harness.js';
 
 type Told = 'pay-success' | 'pay-failure' | 'pay-error';
 
@@ -308,7 +308,7 @@ describe('an element replaced while it pays', () => {
       function holdReads(session: string): ReturnType<typeof watchFetch> & { release(): void } {
         let release!: () => void;
         const released = new Promise<void>((resolve) => (release = resolve));
-        const reads = watchFetch((call, pass) => (call.method === 'GET' && call.url.endsWith(`/sessions/${session}`) ? released.then(pass) : undefined));
+        const reads = watchFetch((call, pass) => (readsSession(call, session) ? released.then(pass) : undefined));
         return Object.assign(reads, { release });
       }
 

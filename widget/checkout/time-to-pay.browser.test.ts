@@ -6,7 +6,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { closeSession, createSession } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, json, message, mount, part, secondsLeft, type, viewsUntilExtended, watchFetch } from '../test/harness.js';
+import { autofill, button, card, errorText, field, json, message, mount, part, readsSession, secondsLeft, type, viewsUntilExtended, watchFetch } from '../test/harness.js';
 import '../index.js';
 
 const EXPIRING = 'This payment expires in less than 2 minutes.';
@@ -178,7 +178,7 @@ describe('a session’s time to pay', () => {
     // Its end three seconds away: armed again out of the page (by the update its field's blur
     // makes as it goes), the removed form would read the session then, and be kept till then.
     const calls = watchFetch((call, pass) =>
-      call.method === 'GET' && call.url.endsWith(`/sessions/${session}`)
+      readsSession(call, session)
         ? pass().then(async (answer) => json(200, { ...(await answer.json()), expires_in_seconds: 2 }))
         : undefined,
     );

@@ -9,7 +9,7 @@ import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { CheckoutElement } from './checkout-element.js';
 import { collectFingerprint } from './fingerprint.js';
 import { createSession } from '../test/checkout-fixture.js';
-import { json, message, mount, record, watchConsoleErrors, watchFetch, yearAhead } from '../test/harness.js';
+import { json, message, mount, readsSession, record, watchConsoleErrors, watchFetch, yearAhead } from '../test/harness.js';
 import '../index.js';
 
 type Timings = Partial<Record<'pollInterval' | 'pollTimeout' | 'sessionWait', unknown>>;
@@ -35,7 +35,7 @@ async function shown(tag: 'pay-form' | 'pay-button', session: string, timings: T
 
 /** The reads of `session` among `calls`. */
 const readsOf = (calls: { url: string; method: string }[], session: string): number =>
-  calls.filter((call) => call.method === 'GET' && call.url.endsWith(`/api/checkout/sessions/${session}`)).length;
+  calls.filter((call) => readsSession(call, session)).length;
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,7 +4,7 @@
 import { expect, fixture, oneEvent } from '@open-wc/testing';
 import type { PayEventDetails } from '../events.js';
 import { createSession } from '../test/checkout-fixture.js';
-import { json, message, watchConsoleErrors, watchFetch } from '../test/harness.js';
+import { json, message, readsSession, watchConsoleErrors, watchFetch } from '../test/harness.js';
 
 /** The real companion's view of the session as a 0.2 companion words it: decimals, and nothing 0.2 did not have. */
 async function asOf02(answer: Response): Promise<Response> {
@@ -15,7 +15,7 @@ async function asOf02(answer: Response): Promise<Response> {
 /** A `<pay-form>` of the session whose view `served` rewrites: its `pay-error`, the console's errors, and what it shows. */
 async function shown(served: (answer: Response) => Promise<Response>) {
   const session = await createSession({ amount: 30000, currency: 'UAH' });
-  const calls = watchFetch((call, pass) => (call.method === 'GET' && call.url.endsWith(`/sessions/${session}`) ? pass().then(served) : undefined));
+  const calls = watchFetch((call, pass) => (readsSession(call, session) ? pass().then(served) : undefined));
   const errors = watchConsoleErrors();
   try {
     const form = Object.assign(document.createElement('pay-form'), { session });
@@ -25,7 +25,8 @@ async function shown(served: (answer: Response) => Promise<Response>) {
     const event = await told;
     await form.updateComplete;
     expect(event.type, `shown: ${form.shadowRoot!.textContent!.replace(/\s+/g, ' ')}`).to.equal('pay-error');
-    return { form, detail: (event as CustomEvent<PayEventDetails['pay-error']>).detail, errors: [...errors] };
+    const reads = calls.filter((call) => readsSession(call, session)).map((call) => new URL(call.url, location.href).search);
+    return { form, detail: (event as CustomEvent<PayEventDetails['pay-error']>).detail, errors: [...errors], reads };
   } finally {
     errors.restore();
     calls.restore();
@@ -34,7 +35,9 @@ async function shown(served: (answer: Response) => Promise<Response>) {
 
 describe('<pay-form> reading a session view of another companion version', () => {
   it('shows no amount from a 0.2 view, says it cannot take payments, and names both versions and the fix once', async () => {
-    const { form, detail, errors } = await shown(asOf02);
+    const { form, detail, errors, reads } = await shown(asOf02);
+    // Its read says its version, for a companion of another to log (a query: no CORS preflight).
+    expect(reads).to.deep.equal(['?version=0.3']);
     const text = form.shadowRoot!.textContent!;
     expect(text).not.to.match(/3\.00|300/);
     expect(form.shadowRoot!.querySelector('[part~=button]')).to.equal(null);

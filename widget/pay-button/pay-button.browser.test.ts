@@ -544,7 +544,7 @@ describe('hosted checkout', () => {
       button(payButton).click();
       expect((await redirect).detail.reason).to.equal('hosted');
       expect(calls.map((call) => `${call.method} ${call.url}`)).to.deep.equal([
-        `GET ${endpoint}/api/checkout/sessions/${id}`,
+        `GET ${endpoint}/api/checkout/sessions/${id}?version=0.3`,
         `POST ${endpoint}/api/checkout/sessions/${id}/hosted`,
       ]);
     } finally {

@@ -5,7 +5,7 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import { advanceGatewayClock, createSession, decideChallenge, openCheckout, readView } from '../test/checkout-fixture.js';
-import { autofill, busy, button, card, errorText, field, json, message, mount, part, press, record, stay, type FetchCall, watchConsoleErrors, watchFetch } from '../test/harness.js';
+import { autofill, busy, button, card, errorText, field, json, message, mount, part, press, readsSession, record, stay, type FetchCall, watchConsoleErrors, watchFetch } from '../test/harness.js';
 
 const isPay = (call: FetchCall): boolean => call.url.endsWith('/pay');
 
@@ -165,7 +165,7 @@ describe('<pay-form> when things go wrong', () => {
     calls = watchFetch((call, pass) =>
       isPay(call)
         ? Promise.resolve(json(409, { error: { code: 'retry_unavailable', message: 'This checkout session cannot take another attempt; start a new checkout' } }))
-        : call.method === 'GET' && call.url.endsWith(form.session)
+        : readsSession(call, form.session)
           ? pass().then(async (answer) => json(200, { ...(await answer.json()), status: 'expired', message: 'The payment was declined. Try another card or contact your bank.' }))
           : undefined,
     );
@@ -768,7 +768,7 @@ describe('<pay-form> when things go wrong', () => {
   it('takes a session view without its order id as one it cannot read: every outcome event names the order', async () => {
     const session = await createSession();
     calls = watchFetch((call, pass) =>
-      call.method === 'GET' && call.url.endsWith(session) ? pass().then(async (answer) => json(answer.status, { ...(await answer.json()), order_id: undefined })) : undefined,
+      readsSession(call, session) ? pass().then(async (answer) => json(answer.status, { ...(await answer.json()), order_id: undefined })) : undefined,
     );
     const { code } = await failToLoad(session);
     expect(code).to.equal('malformed');

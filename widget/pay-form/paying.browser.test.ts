@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import type { FieldName, PayEventDetails } from '../events.js';
 import { advanceGatewayClock, closeSession, createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
-import { autofill, busy, button, card, errorText, field, focused, json, message, mount, OLENA, part, press, record, stay, type, watchConsoleErrors, watchFetch } from '../test/harness.js';
+import { autofill, busy, button, card, errorText, field, focused, json, message, mount, OLENA, part, press, readsSession, record, stay, type, watchConsoleErrors, watchFetch } from '../test/harness.js';
 
 /** Fills a test card and clicks Pay. */
 async function payWith(form: PayForm, number: string): Promise<void> {
@@ -40,7 +40,7 @@ async function mountExisting(session: string): Promise<PayForm> {
 async function movedAsReady(first: string, move: (form: PayForm) => void, stalled?: string): Promise<{ form: PayForm; amounts: number[]; views: { restore(): void } }> {
   let answer!: () => void;
   const held = new Promise<void>((resolve) => (answer = resolve));
-  const views = watchFetch((call, pass) => (call.url.endsWith(first) ? held.then(pass) : stalled && call.url.endsWith(stalled) ? new Promise(() => {}) : undefined));
+  const views = watchFetch((call, pass) => (readsSession(call, first) ? held.then(pass) : stalled && readsSession(call, stalled) ? new Promise(() => {}) : undefined));
   try {
     const form = document.createElement('pay-form');
     form.session = first;
@@ -570,12 +570,12 @@ describe('<pay-form> paying', () => {
     // The companion takes the payment, its answer is lost on the way back; the session read again
     // after that (has it gone through?) answers only once the page has set another one.
     const payments = watchFetch((call, pass) =>
-      call.url.endsWith('/pay') ? pass().then(() => Promise.reject(new TypeError('Failed to fetch'))) : call.url.endsWith(first) ? rereading.then(pass) : undefined,
+      call.url.endsWith('/pay') ? pass().then(() => Promise.reject(new TypeError('Failed to fetch'))) : readsSession(call, first) ? rereading.then(pass) : undefined,
     );
     try {
       const { heard, details } = outcomesHeard(form);
       await payWith(form, '4242424242424242');
-      await waitUntil(() => payments.some((call) => call.method === 'GET' && call.url.endsWith(first)), 'the session was not read again');
+      await waitUntil(() => payments.some((call) => readsSession(call, first)), 'the session was not read again');
       form.session = second;
       await waitUntil(() => heard.length, 'the second session never became ready');
       reread();

@@ -136,6 +136,9 @@ export const card = (number: string): Partial<Record<FieldName, string>> => ({
   cvv: number.startsWith('37') ? '1234' : '123',
 });
 
+/** Whether `call` is an element's read of `session`'s view (which says the widget's version in its query). */
+export const readsSession = (call: Pick<FetchCall, 'url' | 'method'>, session: string): boolean => call.method === 'GET' && call.url.split('?')[0]!.endsWith(`/sessions/${session}`);
+
 export interface FetchCall {
   url: string;
   method: string;
@@ -236,7 +239,7 @@ export function viewsUntilExtended(
   after: (pass: () => Promise<Response>) => Promise<Response> = (pass) => pass(),
 ): FetchCall[] & { restore(): void } {
   const calls = watchFetch((call, pass) => {
-    if (call.method !== 'GET' || !call.url.endsWith(`/sessions/${session}`)) return undefined;
+    if (!readsSession(call, session)) return undefined;
     if (calls.some(({ url }) => url.endsWith('/extend'))) return after(pass);
     return pass().then(async (answer) => json(answer.status, change((await answer.json()) as Record<string, unknown>)));
   });
@@ -249,7 +252,7 @@ export function viewsUntilExtended(
  */
 export function secondsLeft(session: string, seconds: number): { restore(): void } {
   return watchFetch((call, pass) =>
-    call.method === 'GET' && call.url.endsWith(`/sessions/${session}`)
+    readsSession(call, session)
       ? pass().then(async (answer) => {
           const view = (await answer.json()) as { status: string };
           return json(answer.status, /^[of]/.test(view.status) ? { ...view, expires_in_seconds: seconds } : view);

@@ -28,9 +28,10 @@ import { SESSION_ID } from './session-access.js';
 import { extensionAnswer } from './session-extension.js';
 import { NewSessionRequest } from './session-request.js';
 import { OlderWidgets } from './older-widgets.js';
+import { OtherWidgetVersions } from './other-widget-versions.js';
 import { currencyNotTaken } from './accepted-currencies.js';
 import { sectorDetailsMissing } from './merchant-sector.js';
-import { offeredModes, SessionViewStatus, sessionView, viewStatus } from './session-view.js';
+import { offeredModes, SessionViewQuery, SessionViewStatus, sessionView, viewStatus } from './session-view.js';
 import type { CompanionOptions } from '../config.js';
 import { AmountView } from '../http/amounts.js';
 import { originToName } from '../http/advised-origin.js';
@@ -92,6 +93,8 @@ export function checkoutRoutes(clock: () => number): Hono<CompanionEnv> {
   const checkout = new Hono<CompanionEnv>();
   // A 0.2 widget's payments, which show its customers another amount: said to the operator.
   const olderWidgets = new OlderWidgets(clock);
+  // A widget that says another version than this companion's, which shows its customers nothing to pay.
+  const otherWidgets = new OtherWidgetVersions();
 
   // The admin token and takesPayments are app.ts's: the token before anything else about the
   // request is judged, takesPayments before the Idempotency-Key is claimed.
@@ -126,10 +129,12 @@ export function checkoutRoutes(clock: () => number): Hono<CompanionEnv> {
     return c.json(createdSession(session, options));
   });
 
-  checkout.get('/sessions/:id', async (c) => {
+  checkout.get('/sessions/:id', validate('query', SessionViewQuery), async (c) => {
     const { ledger, options, knownSessions, clock } = c.get('services');
     const session = await ledger.getSession(sessionId(c));
     if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
+    // A session found: a made-up id must not use up the one line.
+    otherWidgets.noteRead(c, c.req.valid('query').version);
     knownSessions.keep(session);
     const retryable = await ledger.takesAnotherAttempt(session);
     const { status } = viewStatus(session, retryable);

@@ -21,6 +21,15 @@ import type { BrandId } from '@payform/card/fields';
  */
 export const VIEW_VERSION = '0.3';
 
+/** A widget's read: the version it says (since 0.3), which other-widget-versions.ts compares with this one. */
+export const SessionViewQuery = z.strictObject({
+  version: z
+    .string()
+    .regex(/^\d{1,4}\.\d{1,4}$/, { error: 'must be the widget’s version, its major.minor (0.3)' })
+    .optional()
+    .describe('The reading widget’s version (major.minor), which <pay-form> sends: one other than the companion’s is logged, once'),
+});
+
 export const SessionViewStatus = z.enum(['open', 'pending', 'success', 'failure', 'expired']);
 export type SessionViewStatus = z.infer<typeof SessionViewStatus>;
 

@@ -62,4 +62,29 @@ describe('the versions of widget and companion', () => {
       `Upgrade the page’s @payform/widget, or its copy of pay-form.js (a CDN’s too), to 0.3, or load this companion’s own ${stack.companionUrl}/widget/pay-form.js, which moves with it`,
     );
   });
+
+  it('says once a widget that reads a session saying another version, never one of its own, a page’s own read, or a made-up session’s', async () => {
+    const stack = await open();
+    const session = await stack.openSession();
+    const read = (id: string, query: string, status = 200) => stack.json('GET', `/api/checkout/sessions/${id}${query}`, status);
+    const said = () => stack.logs.filter((line) => line.includes('read a checkout session of this')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    await read(session.id, '?version=0.3');
+    await read(session.id, '');
+    // Anything but a major.minor is no widget's: refused, naming it.
+    expect((await read(session.id, `?version=${encodeURIComponent('<b>0.4</b>')}`, 400)).error.fields).toEqual({ version: 'must be the widget’s version, its major.minor (0.3)' });
+    await read('A'.repeat(43), '?version=0.4', 404);
+    expect(said()).toEqual([]);
+
+    await read(session.id, '?version=0.4');
+    await read(session.id, '?version=0.5');
+    expect(said()).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        widget_version: '0.4',
+        msg:
+          'a <pay-form> or <pay-button> of @payform/widget 0.4 read a checkout session of this 0.3 companion: a widget shows only a session view of its own version, so its customers see no amount and cannot pay. ' +
+          `Serve the page the widget this companion serves (${stack.companionUrl}/widget/pay-form.js, or @payform/widget 0.3), or upgrade the companion to 0.4. Said once`,
+      }),
+    ]);
+  });
 });

@@ -1,0 +1,39 @@
+/**
+ * A `<pay-form>` or `<pay-button>` of another version than this companion's reading its
+ * sessions. Since 0.3 a widget's read says its version (`?version=0.3`: a query, so no CORS
+ * preflight), and a widget reads only a view of its own version: one of another shows no amount
+ * and takes no payment, and says so on the customer's console, which the operator never sees.
+ * Said here once, with the fix. A read without it — a page's own script's, or a 0.2 widget's
+ * (older-widgets.ts tells those by their payments) — says nothing.
+ */
+import type { Context } from 'hono';
+import type { CompanionEnv } from '../context.js';
+import { VIEW_VERSION } from './session-view.js';
+
+const parts = (version: string): [number, number] => version.split('.').map(Number) as [number, number];
+
+/** Whether major.minor `version` comes before this companion's (0.10 after 0.9). */
+function older(version: string): boolean {
+  const [major, minor] = parts(version);
+  const [ours, ourMinor] = parts(VIEW_VERSION);
+  return major < ours || (major === ours && minor < ourMinor);
+}
+
+export class OtherWidgetVersions {
+  #told = false;
+
+  /** A read of a session's view, with the version its widget said (a major.minor, SessionViewQuery): said once if another. */
+  noteRead(c: Context<CompanionEnv>, version: string | undefined): void {
+    if (this.#told || version === undefined || version === VIEW_VERSION) return;
+    this.#told = true;
+    const script = `${c.get('services').options.publicUrl}/widget/pay-form.js`;
+    const fix = older(version)
+      ? `upgrade the page's @payform/widget, or its copy of pay-form.js, to ${VIEW_VERSION}, or load this companion's own ${script}`
+      : `serve the page the widget this companion serves (${script}, or @payform/widget ${VIEW_VERSION}), or upgrade the companion to ${version}`;
+    c.get('logger').warn(
+      `a <pay-form> or <pay-button> of @payform/widget ${version} read a checkout session of this ${VIEW_VERSION} companion: a widget shows only a session view of its own version, ` +
+        `so its customers see no amount and cannot pay. ${fix[0]!.toUpperCase()}${fix.slice(1)}. Said once`,
+      { widget_version: version },
+    );
+  }
+}
