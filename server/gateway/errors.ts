@@ -167,8 +167,8 @@ export class UnexpectedResponseError extends GatewayError {}
  * undefined when it was not JSON; `target` is what was asked (see GatewayError.target).
  */
 export function errorFromResponse(status: number, body: unknown, retryAfterMs?: number, target?: string): GatewayError {
-  const envelope = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const gatewayMessage = typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
+  const envelope = envelopeOf(body);
+  const gatewayMessage = messageOf(envelope);
   const masked = maskEnvelope(gatewayMessage ?? `The gateway answered HTTP ${status}`, envelope.args);
   const { args } = masked;
   // No message of the gateway's is often no gateway at all (a web server's 404 page at a wrong
@@ -192,6 +192,27 @@ export function errorFromResponse(status: number, body: unknown, retryAfterMs?: 
   if (status === 421) return new NotTheGatewayError(status, undefined);
   if (status >= 400) return new InvalidRequestError(message, details);
   return new UnexpectedResponseError(message, details);
+}
+
+/**
+ * The gateway's own words in an error body, as its error has them (card data masked): its message,
+ * and its `args.code` when it sent one. Undefined when it sent no message.
+ */
+export function gatewayWords(body: unknown): string | undefined {
+  const envelope = envelopeOf(body);
+  const message = messageOf(envelope);
+  if (message === undefined) return undefined;
+  const code = maskCardData(readErrorArgs(envelope.args).code);
+  const said = maskEnvelope(message, envelope.args).message;
+  return code && !said.includes(code) ? `${said} (${code})` : said;
+}
+
+function envelopeOf(body: unknown): Record<string, unknown> {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+}
+
+function messageOf(envelope: Record<string, unknown>): string | undefined {
+  return typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
 }
 
 /** What a masked card number reads. */

@@ -12,7 +12,7 @@ import {
   NotFoundError, NotTheGatewayError, OutcomeUnknownError, RateLimitError, UnexpectedResponseError,
 } from './errors.js';
 import type { GatewayCallRecord } from './transport.js';
-import { useGatewayDouble } from './test/client-setup.js';
+import { CREDENTIALS, useGatewayDouble } from './test/client-setup.js';
 import { routePath, routes } from './wire/routes.js';
 import * as samples from './test/samples.js';
 
@@ -50,6 +50,44 @@ describe('error answers over HTTP', () => {
     expect(error).toBeInstanceOf(type);
     expect(error).toMatchObject({ status, message: body.message });
     expect(double.gateway.requests).toHaveLength(1);
+  });
+
+  it("records what a refusal of the credentials said, each credential it quotes named instead, and keeps them out of its error", async () => {
+    const apiSecret = 'live-secret-4f9a8b7c6d5e4f3a';
+    const records: GatewayCallRecord[] = [];
+    const client = double.client({ apiSecret, retry: { maxRetries: 0 } });
+    client.onCall((record) => records.push(record));
+    // A gateway that quotes the header it refused, and a secret sent where the key goes, cut short.
+    const message = `Invalid credentials: X-API-AUTH "CPAY test-key:${apiSecret}" refused; API key ${apiSecret.slice(0, 18)}… is unknown`;
+    double.gateway.answer({ status: 401, body: { message, args: { code: 'AUTH-401' } } });
+    const refused = await failure(client.balances.listAccounts());
+    double.gateway.answer({ status: 403, body: { message: `X-API-KEY\n${CREDENTIALS.endpointsKey} is not allowed` } });
+    await failure(client.receipts.forOrder('order-1001', { format: 'pdf' }));
+    double.gateway.answer({ body: { accounts: [] } });
+    await client.balances.listAccounts();
+    expect(records.map((record) => [record.outcome, record.said])).toEqual([
+      [401, 'Invalid credentials: X-API-AUTH "CPAY [API key]:[API secret]" refused; API key [API secret] is unknown (AUTH-401)'],
+      [403, 'X-API-KEY [endpoints key] is not allowed'],
+      [200, undefined],
+    ]);
+    expect(refused).toBeInstanceOf(AuthenticationError);
+    expect((refused as AuthenticationError).message).toBe('Invalid credentials: X-API-AUTH "CPAY [API key]:[API secret]" refused; API key [API secret] is unknown');
+    expect(inspect(refused)).not.toMatch(/live-secret|test-key/);
+  });
+
+  it('records at most 200 characters of a refusal, card data masked, and nothing of one without a message', async () => {
+    const records: GatewayCallRecord[] = [];
+    const client = double.client({ retry: { maxRetries: 0 } });
+    client.onCall((record) => records.push(record));
+    double.gateway.answer({ status: 401, body: { message: `Card 4242 4242 4242 4242 refused: ${'no such project. '.repeat(30)}`, args: { code: 'P-401' } } });
+    await failure(client.balances.listAccounts());
+    double.gateway.answer({ status: 401, body: '<html>Unauthorized</html>', headers: { 'content-type': 'text/html' } });
+    await failure(client.balances.listAccounts());
+    const [long, page] = records;
+    expect(long?.said).toMatch(/^Card \[card number\] refused: no such project\. no such/);
+    expect(long?.said).toHaveLength(200);
+    expect(long?.said?.endsWith('…')).toBe(true);
+    expect(page?.said).toBeUndefined();
   });
 
   it('names the fields of a 400 with violations', async () => {

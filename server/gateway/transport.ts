@@ -10,6 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errorFromResponse, firstLine, GatewayError, InvalidRequestError, maskCardData, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
 import { defaultExchange, fetchExchange } from './exchange.js';
 import { redact } from './redact.js';
+import { refusalWords, withoutCredentials } from './refusal.js';
+import type { Credential } from './refusal.js';
 import type { Answer, Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
 import type { RetryPolicy } from './retry.js';
@@ -76,6 +78,12 @@ export interface GatewayCallRecord {
    * request may have reached the gateway, and a payment's outcome is read back, not refused.
    */
   readonly dropped?: true;
+  /**
+   * What a 401 or 403 said: the gateway's message (and `args.code`), card data masked, the
+   * client's credentials named in brackets (`[API secret]`) where it quoted them, on one line of
+   * at most 200 characters. Only such an answer is read for it: a success costs nothing more.
+   */
+  readonly said?: string;
 }
 
 export type GatewayCallObserver = (record: GatewayCallRecord) => void;
@@ -119,6 +127,8 @@ export class Transport {
   /** The base URL without its trailing slashes, endpoint paths are appended to it. */
   readonly #base: string;
   readonly #headerSets: Array<Readonly<Record<string, string>>> = [];
+  /** Kept out of what a refusal says, in its error and its record. */
+  readonly #credentials: readonly Credential[];
 
   constructor(config: TransportConfig) {
     this.#config = config;
@@ -127,6 +137,11 @@ export class Transport {
     if (config.signal) setMaxListeners(0, config.signal);
     this.#base = config.baseUrl.replace(/\/+$/, '');
     this.#exchange = config.fetch ? fetchExchange(config.fetch) : defaultExchange();
+    this.#credentials = [
+      { name: 'API key', value: config.apiKey },
+      { name: 'API secret', value: config.apiSecret },
+      { name: 'endpoints key', value: config.endpointsKey },
+    ];
   }
 
   /** Tells `observer` of every attempt from now on; returns the function that stops it. */
@@ -163,7 +178,8 @@ export class Transport {
         if (reply.status === 301 || reply.status === 308) throw new NotTheGatewayError(reply.status, locationOf(reply.headers, reply.url));
         if (reply.status < 400) return reply;
         retryAfterMs = parseRetryAfter(reply.headers.get('retry-after'));
-        failure = errorFromResponse(reply.status, parseJson(reply.body), retryAfterMs, targetOf(call, reply.url));
+        const body = isRefusal(reply.status) ? withoutCredentials(parseJson(reply.body), this.#credentials) : parseJson(reply.body);
+        failure = errorFromResponse(reply.status, body, retryAfterMs, targetOf(call, reply.url));
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error;
         failure = error;
@@ -180,7 +196,7 @@ export class Transport {
     const timeoutMs = call.timeoutMs ?? this.#config.timeoutMs;
     const started = performance.now();
     let outcome: GatewayCallRecord['outcome'] = 'network';
-    let signs: ForeignSigns | undefined;
+    let signs: AnswerSigns | undefined;
     let tls: TlsFailure | undefined;
     let dropped = false;
     try {
@@ -196,7 +212,7 @@ export class Transport {
         maxAnswerBytes: call.route.maxAnswerBytes,
       });
       outcome = answer.status;
-      signs = foreignSigns(answer, url);
+      signs = answerSigns(answer, url, this.#credentials);
       return new Reply(answer, url);
     } catch (error) {
       // First: an abort's reason may be a GatewayError of its own (a server stopping gives its
@@ -275,21 +291,32 @@ export function addressOf(url: URL): string {
   return `${url.origin}${url.pathname}`;
 }
 
-type ForeignSigns = Pick<GatewayCallRecord, 'location' | 'html'>;
+type AnswerSigns = Pick<GatewayCallRecord, 'location' | 'html' | 'said'>;
 
 /**
- * What tells an answer from something other than the gateway, for observers: a redirect's
- * target, or an HTML page where JSON was due. Headers are read only for a 3xx, or a 2xx whose
- * body opens with a tag (JSON never does), so a payment's answer costs no header lookup.
+ * What observers are told of an answer beyond its status: a redirect's target or an HTML page
+ * where JSON was due (something other than the gateway answers), or what a refusal of the
+ * credentials said. Headers are read only for a 3xx, or a 2xx whose body opens with a tag (JSON
+ * never does), and a body parsed only for a 401 or 403, so a payment's answer costs no more than
+ * two comparisons and a look at its first byte.
  */
-function foreignSigns(answer: Answer, url: URL): ForeignSigns | undefined {
-  // A 303 is the hosted create's own answer, on every hosted payment: nothing to tell of it.
-  if (answer.status >= 300 && answer.status < 400 && answer.status !== 303) {
+function answerSigns(answer: Answer, url: URL, credentials: readonly Credential[]): AnswerSigns | undefined {
+  const { status } = answer;
+  if (status < 300) return status >= 200 && opensWithTag(answer.body) && /^\s*text\/html/i.test(answer.headers.get('content-type') ?? '') ? { html: true } : undefined;
+  if (status < 400) {
+    // A 303 is the hosted create's own answer, on every hosted payment: nothing to tell of it.
+    if (status === 303) return undefined;
     const location = locationOf(answer.headers, url);
     return location === undefined ? undefined : { location };
   }
-  if (answer.status >= 200 && answer.status < 300 && opensWithTag(answer.body) && /^\s*text\/html/i.test(answer.headers.get('content-type') ?? '')) return { html: true };
-  return undefined;
+  if (!isRefusal(status)) return undefined;
+  const said = refusalWords(parseJson(answer.body), credentials);
+  return said === undefined ? undefined : { said };
+}
+
+/** The credentials refused: what the gateway says of it is worth reading, and may quote them. */
+function isRefusal(status: number): boolean {
+  return status === 401 || status === 403;
 }
 
 /** A redirect's Location resolved against `url`, its query and fragment left out (they may carry the caller's data). */
