@@ -11,6 +11,7 @@ import { serveSandbox } from '../sandbox/testing/served.js';
 import type { ServedSandbox } from '../sandbox/testing/served.js';
 import { eachServedSandbox } from './test/served-sandbox.js';
 import { GatewayClient } from '@payform/gateway';
+import { TEST_PROJECT_DEFAULTS } from '@payform/gateway/testing';
 import { createCompanion } from './app.js';
 import { composeCompanion, startCompanion } from './start.js';
 import { Kysely } from 'kysely';
@@ -707,6 +708,11 @@ describe('startCompanion', () => {
       await eventually(() => expect(refused()).toHaveLength(1));
       expect(refused()[0]).toContain('"level":"error"');
       expect(refused()[0]).toContain('check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY');
+      // And what the sandbox said, which names the one that is wrong; the API key it quotes is
+      // named, not quoted: the operator reads which credential it was, the log keeps none.
+      expect(JSON.parse(refused()[0]!).msg).toMatch(
+        /against the gateway project’s; the gateway says: “Invalid credentials: wrong API secret for project "payform test shop" \(API key "\[API key\]"\) \(P-401\)”$/,
+      );
       expect(refused()[0]).not.toContain('not-the-project-secret');
       const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
       const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
@@ -723,7 +729,7 @@ describe('startCompanion', () => {
       // Not even the request's line: the cause was said once, at start; the request's is info.
       expect(memory.lines.filter((line) => line.includes('"level":"error"'))).toEqual(refused());
       expect(memory.lines.filter((line) => line.includes('"status":502'))).toEqual([expect.stringContaining('"level":"info","msg":"request failed at the gateway"')]);
-      expect(memory.lines.join('\n')).not.toContain('not-the-project-secret');
+      for (const secret of ['not-the-project-secret', TEST_PROJECT_DEFAULTS.apiKey, TEST_PROJECT_DEFAULTS.endpointsKey]) expect(memory.lines.join('\n')).not.toContain(secret);
     } finally {
       await companion.close();
     }
@@ -745,9 +751,32 @@ describe('startCompanion', () => {
       await eventually(() => expect(errors()).toHaveLength(1));
       expect(errors()[0]).toContain('refuses its endpoints key (X-API-KEY)');
       expect(errors()[0]).toContain('check PAYFORM_GATEWAY_ENDPOINTS_KEY');
-      expect(memory.lines.join('\n')).not.toContain('not-the-project-endpoints-key');
+      expect(JSON.parse(errors()[0]!).msg).toMatch(/all four; the gateway says: “Invalid X-API-KEY: it is not project "payform test shop"'s endpoints key \(P-401\)”$/);
+      for (const secret of ['not-the-project-endpoints-key', TEST_PROJECT_DEFAULTS.apiKey, TEST_PROJECT_DEFAULTS.apiSecret]) expect(memory.lines.join('\n')).not.toContain(secret);
     } finally {
       await companion.close();
+    }
+  });
+
+  it('says what the gateway said of refused credentials for a mounted companion too, whose client the host made', async () => {
+    const settings = readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const wrongSecret = 'not-the-project-secret-but-long-enough';
+    const ledger = await openLedger(':memory:');
+    const memory = memorySink();
+    const gateway = new GatewayClient({ baseUrl: sandbox.url, ...settings.credentials, apiSecret: wrongSecret });
+    const app = createCompanion({ ledger, gateway, gatewayApiSecret: wrongSecret, publicUrl: 'https://shop.example', adminToken: settings.adminToken, logger: createLogger({ sink: memory.sink }) });
+    try {
+      const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+      const session = await (await app.request('/api/checkout/sessions', { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+      const paid = await app.request(`/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+      expect(paid.status).toBe(502);
+      const refused = memory.lines.filter((line) => line.includes('the gateway refuses the companion’s credentials'));
+      expect(refused).toHaveLength(1);
+      expect(JSON.parse(refused[0]!).msg).toMatch(/\(or the gateway client’s options, mounted\) against the gateway project’s; the gateway says: “Invalid credentials: wrong API secret for project "payform test shop" \(API key "\[API key\]"\) \(P-401\)”$/);
+      for (const secret of [wrongSecret, TEST_PROJECT_DEFAULTS.apiKey]) expect(memory.lines.join('\n')).not.toContain(secret);
+    } finally {
+      await app.companion.stop();
+      await ledger.close();
     }
   });
 

@@ -82,15 +82,25 @@ function started(trouble: Trouble, gatewayUrl: string, record: GatewayCallRecord
     case 'credentials':
       return (
         'the gateway refuses the companion’s credentials, so no payment can be sent: check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, ' +
-        'PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY (or the gateway client’s options, mounted) against the gateway project’s'
+        'PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY (or the gateway client’s options, mounted) against the gateway project’s' +
+        gatewaySays(record)
       );
     case 'endpoints key':
       return (
         'the gateway took the companion’s POS id, API key and secret less than a minute ago but refuses its endpoints key (X-API-KEY), which every payment carries, ' +
         'so no payment can be sent: check PAYFORM_GATEWAY_ENDPOINTS_KEY (the client’s endpointsKey, mounted) against the gateway project’s — ' +
-        'or, if the project’s credentials were changed just now, all four'
+        'or, if the project’s credentials were changed just now, all four' +
+        gatewaySays(record)
       );
   }
+}
+
+/**
+ * What the gateway said of its refusal (the client's record of it: masked, bounded, the
+ * credentials named in brackets, never quoted), which often names the one that is wrong.
+ */
+function gatewaySays(record: GatewayCallRecord): string {
+  return record.said ? `; the gateway says: “${record.said}”` : '';
 }
 
 export class GatewayTrouble {
