@@ -67,6 +67,19 @@ describe('the gateway API under a name the sandbox is not configured for', () =>
     expect(said[0]).toContain('DNS rebinding');
   });
 
+  it('names in its advice no Host that is not a host name: a comma in one would have the operator allow another', async () => {
+    // WHATWG URL (and so the server) takes a comma in a host name, and SANDBOX_ALLOWED_HOSTS splits
+    // on commas: `evil.example,sandbox` pasted into it allows evil.example.
+    const paid = await pay(`evil.example,sandbox:${port}`);
+    expect(paid.status).toBe(421);
+    expect(paid.text).not.toContain('evil.example');
+    expect(orderCount()).toBe(0);
+    expect(lines.filter((line) => line.includes('evil.example'))).toEqual([]);
+    const said = lines.filter((line) => line.includes('refused a request'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('no setting allows it');
+  });
+
   it('answers under loopback names, IP addresses, the public URL’s host and an allowed host', async () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `app.localhost:${port}`, `[::1]:${port}`, '192.168.1.20:3001', 'sandbox.example.test', 'sandbox:3001', 'SANDBOX:3001']) {
       expect((await pay(host)).status, host).toBe(200);

@@ -27,8 +27,15 @@ export interface KnownHostSettings {
 
 /** Refused names remembered as said: a scan of made-up ones makes it start over, it does not grow. */
 const REFUSED_HOSTS_SAID = 64;
-/** A Host is the requester's text: at most this much of it goes into the log (a DNS name is at most 253). */
-const HOST_SAID_MAX = 253;
+/**
+ * A Host is the requester's text, named beside the advice to allow it only when it is a host
+ * name: DNS letters within a DNS name's 253. WHATWG URL, and so the server, takes a comma in a
+ * host (`evil.example,sandbox`), and SANDBOX_ALLOWED_HOSTS splits on commas: named, that text
+ * would have the operator allow evil.example.
+ */
+const HOST_NAME = /^[a-z0-9_.-]{1,253}$/;
+/** What any other Host is called, in the log and the answer: one key, said once, never echoed. */
+const NOT_A_HOST_NAME = 'a Host that is no host name';
 
 export class KnownHosts {
   readonly #named: ReadonlySet<string>;
@@ -56,12 +63,15 @@ export class KnownHosts {
   }
 
   #refuse(surface: string, hostname: string, status: 403 | 421): Refusal {
-    const host = maskCardData(hostname.length > HOST_SAID_MAX ? `${hostname.slice(0, HOST_SAID_MAX)}…` : hostname);
+    const named = HOST_NAME.test(hostname);
+    const host = named ? maskCardData(hostname) : NOT_A_HOST_NAME;
     const configured = this.#named.size ? [...this.#named].sort().join(', ') : 'none';
-    const fix = "name it in SANDBOX_ALLOWED_HOSTS (createSandbox's allowedHosts), or give it as the host of --public-url";
+    const fix = named ? "name it in SANDBOX_ALLOWED_HOSTS (createSandbox's allowedHosts), or give it as the host of --public-url" : 'no setting allows it';
     if (this.#said.first(host)) {
       this.#log(
-        `payform sandbox: refused a request for ${host} (421 on the gateway API, 403 on the control plane; the pages still answer): it answers only to loopback addresses, IP addresses and the hosts it is configured for (${configured}). If ${host} is how you reach this sandbox, ${fix}; if not, a web page may be trying to reach it through DNS rebinding (said once)`,
+        named
+          ? `payform sandbox: refused a request for ${host} (421 on the gateway API, 403 on the control plane; the pages still answer): it answers only to loopback addresses, IP addresses and the hosts it is configured for (${configured}). If ${host} is how you reach this sandbox, ${fix}; if not, a web page may be trying to reach it through DNS rebinding (said once)`
+          : `payform sandbox: refused a request for ${host} (not DNS letters within 253; 421 on the gateway API, 403 on the control plane): ${fix}, and no client that reaches this sandbox by a name sends one; a client outside a browser may have made it up (said once)`,
       );
     }
     return new Refusal(status, `${surface} answers only to loopback addresses and the hosts it is configured for (${configured}), not ${host}: ${fix}`, { code: `P-${status}` });
