@@ -365,6 +365,14 @@ describe('a 16-digit number written in two parts', () => {
     }
   });
 
+  it('asks once whether the text speaks of a card, however many numbers in two parts it holds', () => {
+    // Asked of each, a scan of the whole text per number: a long list of them took seconds.
+    const text = Array.from({ length: 200 }, () => '424242 4242424242').join(', ');
+    let asked = 0;
+    expect(scanForCardNumbers(text, () => (asked++, true))).toHaveLength(200);
+    expect(asked).toBe(1);
+  });
+
   it('is refused in an id all the same: an id has no words, and is refused out loud', () => {
     for (const id of ['ord-41111111-11111111', '4111 111111111111', '424242 4242424242', '4242-4242 4242-4242']) expect(holdsCardNumberOfItsLength(id), id).toBe(true);
   });

@@ -509,7 +509,11 @@ export function findCardNumbers(text: string): CardNumberSpan[] {
  */
 export function scanForCardNumbers(text: string, cardSaid: () => boolean = () => SPEAKS_OF_A_CARD.test(text)): CardNumberSpan[] {
   if (!hasEnoughDigits(text)) return [];
-  const [shownSpans, writtenSpans] = readings(text).map((reading) => spansIn(reading, cardSaid));
+  // Answered once for the text: asked anew of each number in two parts, its scan of the whole
+  // text made a long list of them quadratic (seconds for a 76 KB one).
+  let said: boolean | undefined;
+  const saysCard = () => (said ??= cardSaid());
+  const [shownSpans, writtenSpans] = readings(text).map((reading) => spansIn(reading, saysCard));
   return writtenSpans ? united(shownSpans!, writtenSpans) : shownSpans!;
 }
 
