@@ -94,7 +94,7 @@ export function checkoutRoutes(clock: () => number): Hono<CompanionEnv> {
   // A 0.2 widget's payments, which show its customers another amount: said to the operator.
   const olderWidgets = new OlderWidgets(clock);
   // A widget that says another version than this companion's, which shows its customers nothing to pay.
-  const otherWidgets = new OtherWidgetVersions();
+  const otherWidgets = new OtherWidgetVersions(clock);
 
   // The admin token and takesPayments are app.ts's: the token before anything else about the
   // request is judged, takesPayments before the Idempotency-Key is claimed.
