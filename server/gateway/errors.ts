@@ -248,10 +248,6 @@ const CVV_MENTION = new RegExp(
   String.raw`cvv|cvc|csc|security[\s_-]?code|(?<!social[\s_-]?)security[\s_-]?number|квв|${SECURITY_CODE_NAMES_IN_TEXT}|\bc\.v\.?[vc]|\bc[\s_-]{1,2}v[\s_-]{1,2}v\b|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*(?:[:=#]\s*)?["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"`,
   'i',
 );
-// Ukrainian and Russian `код`, Polish `kod`, bare, with a code's digits right after (`код 737`,
-// `kod: 7373`), as people write a card's code in those languages. English's `code 4153` is a
-// status code: not so.
-const BARE_CODE_WORD = /(?<![\p{L}\p{N}])(?:код|kod)\s*(?:[:=#]\s*)?\p{N}{3,4}(?!\p{N})/iu;
 const NON_ASCII = /[^\0-\x7f]/;
 // What a reader does not see inside a word: format characters (a zero-width space in C\u200bV\u200bV),
 // marks, and the tags that style text (C<b>V</b>V). Any other tag breaks a line or a cell (`<br>`,
@@ -281,10 +277,10 @@ const THREE_DIGITS = new RegExp(String.raw`${ANY_DIGIT}(?:.*?${ANY_DIGIT}){2}`, 
  * words keep their own letters).
  */
 function namesCvv(text: string): boolean {
-  if (CVV_MENTION.test(text) || BARE_CODE_WORD.test(text)) return true;
+  if (CVV_MENTION.test(text)) return true;
   if (!NON_ASCII.test(text) && !text.includes('<')) return false;
   const seen = text.normalize('NFKC').replace(UNSEEN_IN_WORDS, '').replace(OTHER_TAG, ' ');
-  return CVV_MENTION.test(seen) || BARE_CODE_WORD.test(seen) || CVV_MENTION.test(seen.replace(LOOK_LIKE_C, 'c').replace(LOOK_LIKE_V, 'v'));
+  return CVV_MENTION.test(seen) || CVV_MENTION.test(seen.replace(LOOK_LIKE_C, 'c').replace(LOOK_LIKE_V, 'v'));
 }
 
 /**

@@ -118,19 +118,19 @@ describe('a security code in free text', () => {
     // Spelt a digit at a time, with points or tabs between.
     const spelt = await refund(stack, session.order_id, 'CVV 7.3.7, or as pasted: cvv\t7\t3\t7');
     expect(spelt.operation.comment).toBe('CVV [cvv], or as pasted: cvv\t[cvv]');
-    // Its digits escaped as in a URL; named bare in Ukrainian or Polish.
-    for (const [comment, kept] of [['return?cvv=%37%33%37', 'return?cvv=[cvv]'], ['код 737', 'код [cvv]'], ['kod: 737', 'kod: [cvv]']]) {
+    // Its digits escaped as in a URL; named in Ukrainian or Polish.
+    for (const [comment, kept] of [['return?cvv=%37%33%37', 'return?cvv=[cvv]'], ['код безпеки 737', 'код безпеки [cvv]'], ['kod bezpieczeństwa: 737', 'kod bezpieczeństwa: [cvv]']]) {
       expect((await refund(stack, session.order_id, comment!)).operation.comment).toBe(kept);
     }
     expect((await stack.ledger.getOrder(session.order_id))!.operations.map((operation) => operation.comment)).toEqual(
-      expect.arrayContaining(['CVV [cvv], or as pasted: cvv\t[cvv]', 'return?cvv=[cvv]', 'код [cvv]', 'kod: [cvv]']),
+      expect.arrayContaining(['CVV [cvv], or as pasted: cvv\t[cvv]', 'return?cvv=[cvv]', 'код безпеки [cvv]', 'kod bezpieczeństwa: [cvv]']),
     );
-    expect(stack.logs.join('\n')).not.toMatch(/%37%33%37|код 737|kod: 737/);
+    expect(stack.logs.join('\n')).not.toMatch(/%37%33%37|безпеки 737|bezpieczeństwa: 737/);
   });
 
   it('is refused in a customer name the public pay route stores, the field named, never echoed', async () => {
     const stack = await open();
-    for (const lname of ['Koval cvv %37%33%37', 'Koval код 737']) {
+    for (const lname of ['Koval cvv %37%33%37', 'Koval код безпеки 737']) {
       const session = await stack.openSession();
       const response = await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, lname } }));
       expect(response.status).toBe(400);

@@ -103,7 +103,7 @@ describe('redact', () => {
     expect(redact('amount 1010 in 2030, code 4153')).toBe('amount 1010 in 2030, code 4153');
     // A CVV mentioned in text is masked, however few digits are around it, and however written.
     expect(redact(`cvv ${CVV}`)).toBe('cvv [cvv]');
-    expect(redact({ note: 'cvv %37%33%37', uk: 'код 737' })).toEqual({ note: 'cvv [cvv]', uk: 'код [cvv]' });
+    expect(redact({ note: 'cvv %37%33%37', uk: 'код безпеки 737' })).toEqual({ note: 'cvv [cvv]', uk: 'код безпеки [cvv]' });
     // A card number written in two parts, in text that speaks of a card; two ids so written are kept.
     expect(redact('card 4242-4242 4242-4242 and BIN 424242 4242424242, cvv 737')).toBe('card [card number] and BIN [card number], cvv [cvv]');
     expect(redact('parcels 402950 5606806047 shipped')).toBe('parcels 402950 5606806047 shipped');
