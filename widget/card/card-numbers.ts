@@ -607,12 +607,13 @@ export function isLongDigitRun(text: string): boolean {
  * them pass by chance. Written in groups (`4242 4242 4242 4242 4242`), it is a card number and
  * more. Only one that passes the check digit (or is one that does with its security code run
  * in): the masks also take UnionPay's numbers that fail it, and a shop's 16-digit ids starting
- * 62 or 81 would all be taken for those. A number written in two parts counts in every form,
- * a card said or not: an id has no words to say it is a card's, and it is refused out loud, not
- * masked unseen.
+ * 62 or 81 would all be taken for those. A number written in two parts counts as the masks take
+ * it: in halves or its first or last four apart, always; in the rarer forms (its first six
+ * apart by a space, halves in fours with another mark between) only where a card is said, which
+ * an id never does — `241202 0000012340`, a date and a sequence, is an id.
  */
 export const holdsCardNumberOfItsLength = (text: string): boolean =>
-  (mayHoldCardNumber(text) ? scanForCardNumbers(text, () => true) : []).some(({ start, end, digits }) => !isLongDigitRun(text.slice(start, end)) && (luhn(digits) || isCardWithCode(digits)));
+  findCardNumbers(text).some(({ start, end, digits }) => !isLongDigitRun(text.slice(start, end)) && (luhn(digits) || isCardWithCode(digits)));
 
 /** `text` with each card number in it replaced by `mask`. */
 export function maskCardNumbers(text: string, mask: string): string {
