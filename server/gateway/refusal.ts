@@ -18,10 +18,17 @@ export const MAX_WORDS = 200;
 
 /**
  * A run of a credential this long in a word is that credential cut short (`sk_live_4f9a…`):
- * long enough that ordinary words never share one with a random key.
+ * long enough that ordinary words never share one with a random key, nor test credentials with
+ * one another by their common prefix (the sandbox's `sandbox-test-widget-key` and its API
+ * secret share 13 characters: the widget key is not the secret).
  */
-const ECHO_RUN = 12;
-const WORD = /[^\s"'`“”‘’«»()[\]{}<>,;]{12,}/g;
+const ECHO_RUN = 16;
+const WORD = /[^\s"'`“”‘’«»()[\]{}<>,;]{16,}/g;
+/**
+ * Shorter than this, a credential is not looked for: a key of `test` would name every "test" the
+ * gateway wrote ("this [API key] project"), and a value so short guards nothing a log could leak.
+ */
+const LOOKED_FOR = 8;
 
 /** The gateway's words of a refusal, credentials named, on one line, at most MAX_WORDS characters; undefined when it said none. */
 export function refusalWords(body: unknown, credentials: readonly Credential[]): string | undefined {
@@ -34,7 +41,7 @@ export function refusalWords(body: unknown, credentials: readonly Credential[]):
 /** `value` (a parsed JSON body, or text) with every credential in its strings and keys named, not quoted. */
 export function withoutCredentials<T>(value: T, credentials: readonly Credential[]): T {
   // Longest first: a credential inside another is named as the longer one's part, never left half.
-  const ordered = credentials.filter((credential) => credential.value !== '').sort((a, b) => b.value.length - a.value.length);
+  const ordered = credentials.filter((credential) => credential.value.length >= LOOKED_FOR).sort((a, b) => b.value.length - a.value.length);
   return unquoted(value, ordered, 0) as T;
 }
 
