@@ -286,9 +286,9 @@ async function unsent(url: string, endpoint: string, name: string): Promise<Comp
 }
 
 /**
- * The version of the companion whose session view `body` is, when this widget reads no view of
- * it: `''` for a view without one, as 0.2's and earlier ones are. Anything but a session view (no
- * id, status and amount) is undefined: another server's JSON is no companion of another version.
+ * The version of the session view `body` is, when this widget reads no view of it: `''` for a
+ * view without one, as a 0.2 companion's and earlier ones' are. Anything but a session view (no
+ * id, status and amount) is undefined: another server's JSON is no view of another version.
  */
 function otherVersion(body: unknown): string | undefined {
   const view = body as Partial<Record<'id' | 'status' | 'amount' | 'version', unknown>> | undefined;
@@ -304,21 +304,20 @@ const older = (version: string): boolean => {
 };
 
 /**
- * A session view of another version than this widget's (`''`: one before versions were said):
- * 0.2 counts amounts in decimals, 0.3 in minor units, so each would show the other's 100 times
- * off. The form shows none, and cannot take payments (`unavailable`); the developer hears both
- * versions and the fix.
+ * A session view of another version than the one this widget reads (`''`: one before views said
+ * theirs): 0.2's counted amounts in decimals, 0.3's in minor units, so each would show the
+ * other's 100 times off. The form shows none, and cannot take payments (`unavailable`); the
+ * developer hears both versions and the fix.
  */
 function versionSkew(url: string, endpoint: string, name: string, version: string): CompanionError {
   const served = `${endpoint.replace(/\/$/, '')}/widget/pay-form.js`;
-  const companion = version
-    ? `payform companion ${version}`
-    : 'payform companion 0.2 or earlier (it has no version, and counts amounts in decimals, where this widget counts minor units)';
-  const fix =
-    !version || older(version)
-      ? `serve this page the widget that companion serves (${served}, or @payform/widget ${version || 'of its version'}), or upgrade the companion to ${VERSION}`
-      : `serve this page the widget that companion serves (${served}), or upgrade the page's @payform/widget to ${version}`;
-  const reason = `${url} answered a session view of ${companion}, but this <${name}> is @payform/widget ${VERSION}, which shows no amount it may misread: ${fix}`;
+  const view = version
+    ? `version ${version}`
+    : 'no version, a payform companion 0.2’s or earlier (its amounts in decimals, where this widget reads minor units)';
+  const fix = `serve this page the widget that companion serves (${served}), or ${
+    !version || older(version) ? `upgrade the companion to a release whose session view is ${VERSION}` : `upgrade the page's @payform/widget to a release that reads session views of ${version}`
+  }`;
+  const reason = `${url} answered a session view of ${view}, but this <${name}> reads session views of version ${VERSION} only, and shows no amount it may misread: ${fix}`;
   return Object.assign(misconfigured(name, reason), { unavailable: true });
 }
 

@@ -1,9 +1,12 @@
 import type { BrandId } from '@payform/card/fields';
 
 /**
- * The companion version (its package's major.minor) whose session view this widget reads, as the
- * view says it (`version`). Any other view — 0.2's, which says none and counts amounts in
- * decimals — is not shown: its amount would be 100 times off, and diagnose.ts says why.
+ * The version of the session view this widget reads, as the view says it (`version`): the
+ * release that last changed what the view means, not every release's. Any other view — a 0.2
+ * companion's, which says none and counts amounts in decimals — is not shown: its amount would be
+ * 100 times off, and diagnose.ts says why. Changed only with the view, on both sides at once (a
+ * test of the companion holds the two together): a release that leaves the view as it is keeps
+ * widget and companion of either release working together.
  */
 export const VERSION = '0.3';
 

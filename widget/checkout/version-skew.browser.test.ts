@@ -44,8 +44,8 @@ describe('<pay-form> reading a session view of another companion version', () =>
     expect(message(form)).to.equal('This shop cannot accept this payment. Please contact the shop.');
     expect(detail.code).to.equal('misconfigured');
     expect(detail.message).to.equal('This shop cannot accept this payment. Please contact the shop.');
-    expect(detail.reason).to.contain('answered a session view of payform companion 0.2 or earlier (it has no version, and counts amounts in decimals, where this widget counts minor units), but this <pay-form> is @payform/widget 0.3');
-    expect(detail.reason).to.contain(`serve this page the widget that companion serves (${location.origin}/widget/pay-form.js, or @payform/widget of its version), or upgrade the companion to 0.3`);
+    expect(detail.reason).to.contain('answered a session view of no version, a payform companion 0.2’s or earlier (its amounts in decimals, where this widget reads minor units), but this <pay-form> reads session views of version 0.3 only');
+    expect(detail.reason).to.contain(`serve this page the widget that companion serves (${location.origin}/widget/pay-form.js), or upgrade the companion to a release whose session view is 0.3`);
     expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
   });
 
@@ -53,8 +53,8 @@ describe('<pay-form> reading a session view of another companion version', () =>
     const { form, detail, errors } = await shown(async (answer) => json(200, { ...(await answer.json()), version: '0.4' }));
     expect(form.shadowRoot!.textContent).not.to.contain('300');
     expect(detail.code).to.equal('misconfigured');
-    expect(detail.reason).to.contain("answered a session view of payform companion 0.4, but this <pay-form> is @payform/widget 0.3, which shows no amount it may misread: serve this page the widget that companion serves");
-    expect(detail.reason).to.contain("or upgrade the page's @payform/widget to 0.4");
+    expect(detail.reason).to.contain('answered a session view of version 0.4, but this <pay-form> reads session views of version 0.3 only, and shows no amount it may misread: serve this page the widget that companion serves');
+    expect(detail.reason).to.contain("or upgrade the page's @payform/widget to a release that reads session views of 0.4");
     expect(errors).to.have.length(1);
   });
 });

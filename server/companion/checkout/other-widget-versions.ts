@@ -1,7 +1,7 @@
 /**
- * A `<pay-form>` or `<pay-button>` of another version than this companion's reading its
- * sessions. Since 0.3 a widget's read says its version (`?version=0.3`: a query, so no CORS
- * preflight), and a widget reads only a view of its own version: one of another shows no amount
+ * A `<pay-form>` or `<pay-button>` built for another session view than this companion's reading
+ * its sessions. Since 0.3 a widget's read says the view version it reads (`?version=0.3`: a
+ * query, so no CORS preflight), and it reads only a view of that version: one of another shows no amount
  * and takes no payment, and says so on the customer's console, which the operator never sees.
  * Said here with the fix, each version once an hour and a few an hour at most: anyone holding a
  * session id may read it saying any version, and one line said once for all would go to the first
@@ -18,7 +18,7 @@ const VERSIONS_WINDOW_MS = 60 * 60_000;
 
 const parts = (version: string): [number, number] => version.split('.').map(Number) as [number, number];
 
-/** Whether major.minor `version` comes before this companion's (0.10 after 0.9). */
+/** Whether major.minor `version` comes before this companion's view's (0.10 after 0.9). */
 function older(version: string): boolean {
   const [major, minor] = parts(version);
   const [ours, ourMinor] = parts(VIEW_VERSION);
@@ -38,12 +38,12 @@ export class OtherWidgetVersions {
     if (version === undefined || version === VIEW_VERSION || !this.#said.take(version, this.#clock())) return;
     const script = `${c.get('services').options.publicUrl}/widget/pay-form.js`;
     const fix = older(version)
-      ? `upgrade the page's @payform/widget, or its copy of pay-form.js, to ${VIEW_VERSION}, or load this companion's own ${script}`
-      : `serve the page the widget this companion serves (${script}, or @payform/widget ${VIEW_VERSION}), or upgrade the companion to ${version}`;
+      ? `upgrade the page's @payform/widget, or its copy of pay-form.js, to a release that reads session views of ${VIEW_VERSION}, or load this companion's own ${script}`
+      : `serve the page the widget this companion serves (${script}), or upgrade the companion to a release whose session view is ${version}`;
     c.get('logger').warn(
-      `a <pay-form> or <pay-button> of @payform/widget ${version} read a checkout session of this ${VIEW_VERSION} companion: a widget shows only a session view of its own version, ` +
+      `a <pay-form> or <pay-button> reading session views of version ${version} read a checkout session of this companion, whose view is version ${VIEW_VERSION}: a widget shows only a view of its own version, ` +
         `so its customers see no amount and cannot pay. ${fix[0]!.toUpperCase()}${fix.slice(1)}. Said once an hour`,
-      { widget_version: version },
+      { view_version: version },
     );
   }
 }

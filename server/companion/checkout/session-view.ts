@@ -15,19 +15,22 @@ import { maskBrandRefusal } from './accepted-brands.js';
 import type { BrandId } from '@payform/card/fields';
 
 /**
- * The version whose session view this is: the package's major.minor (a test holds them together).
- * A widget reads only a view of its own version, so a page running another @payform/widget shows
- * no amount rather than one 100 times off — 0.2's counted decimals, 0.3's minor units.
+ * The version of this session view: the release that last changed what it means (0.3: amounts in
+ * minor units, where 0.2's were decimals), not every release's. A widget reads only a view of
+ * the version it was built for, so a page whose widget reads another shows no amount rather than
+ * one 100 times off. Changed only with the view, and with the widget's (widget/checkout/
+ * session-view.ts; widget-versions.test.ts holds the two together): releases that leave the view
+ * as it is keep working with each other's widgets.
  */
 export const VIEW_VERSION = '0.3';
 
-/** A widget's read: the version it says (since 0.3), which other-widget-versions.ts compares with this one. */
+/** A widget's read: the session view version it reads (since 0.3), which other-widget-versions.ts compares with this one. */
 export const SessionViewQuery = z.strictObject({
   version: z
     .string()
-    .regex(/^\d{1,4}\.\d{1,4}$/, { error: 'must be the widget’s version, its major.minor (0.3)' })
+    .regex(/^\d{1,4}\.\d{1,4}$/, { error: 'must be the session view version the widget reads, a major.minor (0.3)' })
     .optional()
-    .describe('The reading widget’s version (major.minor), which <pay-form> sends: one other than the companion’s is logged, once'),
+    .describe('The session view version the reading widget reads (major.minor), which <pay-form> sends: one other than the companion’s is logged, once an hour'),
 });
 
 export const SessionViewStatus = z.enum(['open', 'pending', 'success', 'failure', 'expired']);
@@ -36,7 +39,7 @@ export type SessionViewStatus = z.infer<typeof SessionViewStatus>;
 export const SessionView = z.object({
   version: z
     .literal(VIEW_VERSION)
-    .describe('The companion’s version (major.minor), which its widget’s must be: a <pay-form> of another shows no amount and tells the page why (0.2’s views had none, and amounts in decimals)'),
+    .describe('The session view’s version (major.minor: the release that last changed what it means), which the reading widget’s must be: a <pay-form> built for another shows no amount and tells the page why (0.2’s views had none, and amounts in decimals)'),
   id: z.string(),
   amount: AmountView,
   currency: z.string(),
