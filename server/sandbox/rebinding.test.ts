@@ -81,7 +81,7 @@ describe('the gateway API under a name the sandbox is not configured for', () =>
   });
 
   it('answers under loopback names, IP addresses, the public URL’s host and an allowed host', async () => {
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `app.localhost:${port}`, `[::1]:${port}`, '192.168.1.20:3001', 'sandbox.example.test', 'sandbox:3001', 'SANDBOX:3001']) {
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `app.localhost:${port}`, `[::1]:${port}`, '192.168.1.20:3001', 'sandbox.example.test', 'sandbox:3001', 'SANDBOX:3001', `localhost.:${port}`, 'sandbox.:3001']) {
       expect((await pay(host)).status, host).toBe(200);
     }
     expect(lines.filter((line) => line.includes('SANDBOX_ALLOWED_HOSTS'))).toEqual([]);

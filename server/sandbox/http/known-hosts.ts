@@ -49,7 +49,9 @@ export class KnownHosts {
     this.#log = settings.log;
   }
 
-  #answersTo(hostname: string): boolean {
+  #answersTo(written: string): boolean {
+    // A fully qualified name's trailing dot (`localhost.`, `sandbox.`) names the same host.
+    const hostname = written.endsWith('.') ? written.slice(0, -1) : written;
     return hostname === 'localhost' || hostname.endsWith('.localhost') || isIP(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0 || this.#named.has(hostname);
   }
 
