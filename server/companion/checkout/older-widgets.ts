@@ -13,10 +13,8 @@
  */
 import type { Context } from 'hono';
 import type { CompanionEnv } from '../context.js';
+import { originToName } from '../http/advised-origin.js';
 import { WIDGET_CACHE_SECONDS } from './widget-routes.js';
-
-// An origin as a browser sends it; anything else a client put there is not logged.
-const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/;
 
 export class OlderWidgets {
   readonly #clock: () => number;
@@ -45,7 +43,8 @@ export class OlderWidgets {
         ? `${skew}In the ${WIDGET_CACHE_SECONDS / 60} minutes after this start that may be the 0.2 pay-form.js browsers cached from this companion before the upgrade (Cache-Control: max-age=${WIDGET_CACHE_SECONDS}), ` +
             `or a page opened before it; said again if it goes on after ${new Date(this.#cacheEnds).toISOString()}. Else ${fix}. Said once`
         : `${skew}${fix[0]!.toUpperCase()}${fix.slice(1)} (a customer who opened the page before the upgrade also pays so). Said once`,
-      ORIGIN.test(origin) ? { origin } : undefined,
+      // An origin as a browser sends it; anything else a client put there is not logged.
+      originToName(origin) === undefined ? undefined : { origin },
     );
   }
 }
