@@ -29,6 +29,9 @@ export interface PayAnswer {
 }
 
 export class CompanionError extends Error {
+  /** The shop cannot take payments here (a session view of another version): said so, not as a retry. Set by diagnose.ts; no code in the entry. */
+  declare readonly unavailable?: true;
+
   constructor(
     readonly code: PayErrorCode,
     /** HTTP status; 0 when no answer came. */

@@ -1476,7 +1476,7 @@ export async function readAgain(element: CheckoutElement, error: unknown, curren
   const { session, t } = element;
   // Anything else is told as it was met: a click (the hosted button) reads the session again. A
   // view of another companion version (diagnose.ts, `versionSkew`): the shop cannot take payments.
-  if (!companionAway(error)) return element.fail(error, (error as { unavailable?: true } | undefined)?.unavailable && t.unavailable);
+  if (!companionAway(error)) return element.fail(error, error instanceof CompanionError && error.unavailable ? t.unavailable : undefined);
   let shared = rereading.get(session);
   if (!shared) {
     element.fail(error, t.retrying);

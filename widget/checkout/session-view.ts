@@ -15,7 +15,7 @@ export const VERSION = '0.3';
  * docs/widget.md ("Session view the widget expects") is the companion's side of this contract.
  */
 export interface SessionView {
-  /** The companion's version: this widget's `VERSION`, or the view is not read. */
+  /** The view's version: this widget's `VERSION`, or the view is not read. */
   version: string;
   id: string;
   /** Integer minor units of `currency`: 10050 is 100.50 UAH. */
