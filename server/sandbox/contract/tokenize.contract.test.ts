@@ -80,6 +80,18 @@ describe('tokens are single-use and expire', () => {
     await sandbox.control('POST', '/_sandbox/clock', { advance_ms: 1_000 });
     expect(await sandbox.client().payments.create(byToken(hook(), late))).toMatchObject({ status: 'failure', status_code: '4144', status_description: expect.stringMatching(/expired/) });
   });
+
+  // Tokens are let go 15 minutes past their expiry, so a sandbox under load does not grow.
+  it('still refuses a spent token long after, as expired once it is let go', async () => {
+    const token = await tokenizeCard(tokenizer(), card());
+    expect(await sandbox.client().payments.create(byToken(hook(), token))).toMatchObject({ status: 'success' });
+    await sandbox.control('POST', '/_sandbox/clock', { advance_ms: 29 * 60_000 });
+    expect(await sandbox.client().payments.create(byToken(hook(), token))).toMatchObject({ status: 'failure', status_code: '4144', status_description: expect.stringMatching(/used up/) });
+    await sandbox.control('POST', '/_sandbox/clock', { advance_ms: 2 * 60_000 });
+    await tokenizeCard(tokenizer(), card());
+    expect(sandbox.app.sandbox.gateway.widgetTokens.size).toBe(1);
+    expect(await sandbox.client().payments.create(byToken(hook(), token))).toMatchObject({ status: 'failure', status_code: '4144', status_description: expect.stringMatching(/expired/) });
+  });
 });
 
 describe('refusals have the documented shape { id, errorMessage, hint? }', () => {

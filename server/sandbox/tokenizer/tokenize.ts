@@ -86,7 +86,7 @@ export async function tokenize(gateway: SimulatedGateway, request: { text: strin
     throw new TokenizeRefusal(422, 'rich_unavailable', 'Rich answers are encrypted with the project’s secret key, which is not 32 bytes long', 'Ask without rich, or give the project a 32-byte API secret');
   }
   const expiresAt = new Date(now.getTime() + gateway.config.timings.widgetTokenLifespanMs);
-  const token = gateway.widgetTokens.issue(project.posId, card, expiresAt);
+  const token = gateway.widgetTokens.issue(project.posId, card, expiresAt, now);
   if (!fields.rich) return { project, answer: { token } };
   const data = sealRichAnswer({ token, expires_at: formatTimestamp(expiresAt), card_mask: card.mask }, project.apiSecret);
   return { project, answer: { data } };
