@@ -8,6 +8,8 @@
 import { test as base, expect } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
 import { TEST_PROJECT_DEFAULTS } from '../server/gateway/test-project.js';
+import { everyDelivery } from '../server/sandbox/testing/webhook-pages.js';
+import type { WebhooksPage } from '../server/sandbox/testing/webhook-pages.js';
 import { BackOffice } from './pages/back-office.js';
 import { Checkout } from './pages/checkout.js';
 import { SandboxPages } from './pages/sandbox-pages.js';
@@ -41,9 +43,11 @@ export class SandboxControl {
 
   /** Every webhook delivery the sandbox made, optionally of one order. */
   async webhooks(orderId?: string): Promise<Delivery[]> {
-    const response = await this.request.get(`${this.url}/_sandbox/webhooks${orderId ? `?order_id=${encodeURIComponent(orderId)}` : ''}`);
-    expect(response.ok()).toBe(true);
-    return ((await response.json()) as { deliveries: Delivery[] }).deliveries;
+    return everyDelivery(async (path) => {
+      const response = await this.request.get(this.url + path);
+      expect(response.ok()).toBe(true);
+      return (await response.json()) as WebhooksPage<Delivery>;
+    }, orderId ? `order_id=${encodeURIComponent(orderId)}` : '');
   }
 
   /** A full refund made at the gateway behind the companion's back, as in the gateway's own portal. */

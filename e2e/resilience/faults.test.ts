@@ -52,7 +52,7 @@ const answers: { what: string; status: number }[] = [];
 async function webhooksDone(): Promise<void> {
   await eventually(async () => {
     await stack.settleWebhooks();
-    const { deliveries } = await stack.control('GET', '/_sandbox/webhooks');
+    const deliveries = await stack.deliveries();
     expect(deliveries.filter((delivery: Json) => delivery.next_attempt_at)).toEqual([]);
   }, 10_000);
 }

@@ -15,6 +15,8 @@ import type { WebhookSettings } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
 import { SaidOnce } from './said-once.js';
 import { shownUrl } from './shown-url.js';
+import { DeliveryLog } from './webhook-log.js';
+import type { DeliveryPage } from './webhook-log.js';
 import { FormPoster, poolsHere } from './webhook-post.js';
 import type { PostAnswer } from './webhook-post.js';
 import { newUuid } from './state/identifiers.js';
@@ -89,13 +91,6 @@ export interface WebhookSenderOptions {
   readonly log: (line: string) => void;
 }
 
-/**
- * The log keeps this many deliveries; older finished ones make room (a long-running sandbox),
- * a tenth of the limit at a time, so that a full log is not copied on every send.
- */
-const LOG_LIMIT = 10_000;
-const LOG_SLACK = LOG_LIMIT / 10;
-
 const USER_AGENT = 'payform-sandbox-webhooks/1';
 
 /** A receiver's answer is read and dropped; one larger than this is a failed attempt. */
@@ -103,7 +98,7 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export class WebhookSender {
   readonly #options: WebhookSenderOptions;
-  #deliveries: Delivery[] = [];
+  readonly #log = new DeliveryLog();
   /** Counts resets: an attempt scheduled before the last one finds its delivery forgotten. */
   #epoch = 0;
   /** The event (with its duplicates) webhook_reorder is holding back, and how to release it. */
@@ -136,12 +131,12 @@ export class WebhookSender {
     // Lost with its copies. A re-send is the receiver's way to recover, so it is never lost.
     if (message.reason === 'status_change' && faults.drop?.()) {
       original.status = 'dropped';
-      this.#log(original);
+      this.#log.add(original);
       return [original];
     }
     const copies = Array.from({ length: Math.max(0, Math.floor(faults.duplicates)) }, () => this.#record(message, posted, original.id));
     const batch = [original, ...copies];
-    this.#log(...batch);
+    this.#log.add(...batch);
     this.#schedule(batch, faults);
     return batch;
   }
@@ -175,18 +170,23 @@ export class WebhookSender {
   async preflight(message: WebhookMessage): Promise<boolean> {
     const shape = this.#options.faults().shape;
     const delivery = this.#record(message, shape ? shape(message.event) : message.event);
-    this.#log(delivery);
+    this.#log.add(delivery);
     await this.#attempt(delivery, this.#epoch, { retry: false });
     return delivery.status === 'delivered';
   }
 
   list(): readonly Delivery[] {
-    return this.#deliveries;
+    return this.#log.all();
+  }
+
+  /** A page of the log, oldest first (GET /_sandbox/webhooks). */
+  page(after: number, limit: number, matches: (delivery: Delivery) => boolean): DeliveryPage {
+    return this.#log.page(after, limit, matches);
   }
 
   /** Forgets every delivery (reset); attempts under way finish unrecorded. */
   clear(): void {
-    this.#deliveries = [];
+    this.#log.clear();
     this.#held = undefined;
     this.#failing.clear();
     this.#epoch += 1;
@@ -200,18 +200,6 @@ export class WebhookSender {
   /** Resolves once no attempt is under way (used when the sandbox stops). */
   async settle(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
-  }
-
-  #log(...deliveries: Delivery[]): void {
-    this.#deliveries.push(...deliveries);
-    if (this.#deliveries.length <= LOG_LIMIT + LOG_SLACK) return;
-    const finished = (delivery: Delivery) => delivery.status === 'delivered' || delivery.status === 'failed' || delivery.status === 'dropped';
-    let excess = this.#deliveries.length - LOG_LIMIT;
-    this.#deliveries = this.#deliveries.filter((delivery) => {
-      if (excess === 0 || !finished(delivery)) return true;
-      excess -= 1;
-      return false;
-    });
   }
 
   /** Schedules one event's deliveries (the original and its duplicates), reordered as a whole. */

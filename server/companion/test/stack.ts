@@ -16,6 +16,8 @@ import type { LedgerBackend, TestClock, TestLedger } from '../../ledger/testing/
 import { memoryBackend, TestClock as Clock } from '../../ledger/testing/databases.js';
 import { createSandbox } from '@payform/sandbox';
 import type { SandboxApp, SandboxConfig } from '@payform/sandbox';
+import { everyDelivery } from '../../sandbox/testing/webhook-pages.js';
+import type { WebhooksPage } from '../../sandbox/testing/webhook-pages.js';
 import { createCompanion } from '../app.js';
 import type { CompanionApp } from '../app.js';
 import type { CompanionConfig } from '../config.js';
@@ -86,6 +88,8 @@ export interface Stack {
   pay(sessionId: string, body?: Record<string, unknown>, options?: RequestOptions): Promise<Response>;
   /** The sandbox's control plane (no credentials); answers JSON, throws on non-2xx. */
   control<T = Json>(method: string, path: string, body?: unknown): Promise<T>;
+  /** Every webhook delivery the sandbox logged matching `query` (`order_id=…`), following GET /_sandbox/webhooks' pages. */
+  deliveries(query?: string): Promise<Json[]>;
   /** A second companion sharing this one's database (served stacks on a persistent ledger), its settings overridden by `settings`. */
   instance(settings?: CompanionSettingsForTest): Promise<Instance>;
   /** Runs the sandbox's due tasks and waits for its webhook attempts to finish. */
@@ -244,6 +248,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}`);
       return JSON.parse(text);
     },
+    deliveries: (query?: string) => everyDelivery((path) => stack.control<WebhooksPage<Json>>('GET', path), query),
     async settleWebhooks() {
       for (let round = 0; round < 3; round += 1) {
         sandbox.sandbox.gateway.scheduler.runDue();

@@ -94,7 +94,65 @@ describe('the delivery log, GET /_sandbox/webhooks', () => {
     });
     expect((await fetch(`${sandbox.url}/_sandbox/webhooks?method=payment`)).status).toBe(400);
   });
+
+  it('answers a page at a time, oldest first, 100 by default: following the cursor lists each delivery once', async () => {
+    await sandbox.control('PUT', '/_sandbox/faults', { webhook_duplicates: 10 });
+    const client = sandbox.client();
+    const orders: string[] = [];
+    for (let i = 0; i < 10; i += 1) orders.push((await client.payments.create(direct(hook()))).order_id);
+    const first = await page('');
+    expect(first.deliveries).toHaveLength(100);
+    expect(first.more).toBe(true);
+    const rest = await page(`?after=${first.cursor}`);
+    expect(rest.deliveries).toHaveLength(10);
+    expect(rest.more).toBe(false);
+    const all = [...first.deliveries, ...rest.deliveries];
+    expect(new Set(all.map((delivery) => delivery.id)).size).toBe(110);
+    expect(all.map((delivery) => delivery.order_id)).toEqual(orders.flatMap((orderId) => Array.from({ length: 11 }, () => orderId)));
+    // Nothing new past the last page's cursor, until something is sent.
+    expect(await page(`?after=${rest.cursor}`)).toEqual({ deliveries: [], cursor: rest.cursor, more: false });
+    const later = (await client.payments.create(direct(hook()))).order_id;
+    expect((await page(`?after=${rest.cursor}&limit=1000`)).deliveries.map((delivery) => delivery.order_id)).toEqual(Array.from({ length: 11 }, () => later));
+  });
+
+  it('pages within the filters: a page holds only matching deliveries, and says when none are left', async () => {
+    const client = sandbox.client();
+    const paid: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      paid.push((await client.payments.create(direct(hook()))).order_id);
+      await client.payments.create(direct(hook(), {}, '4000000000000002'));
+    }
+    const seen: string[] = [];
+    let cursor = 0;
+    for (let more = true; more; ) {
+      const next = await page(`?event_status=success&limit=2&after=${cursor}`);
+      expect(next.deliveries.length).toBeLessThanOrEqual(2);
+      seen.push(...next.deliveries.map((delivery) => delivery.order_id));
+      ({ cursor, more } = next);
+    }
+    expect(seen).toEqual(paid);
+    const [firstOrder] = paid;
+    expect(await page(`?order_id=${firstOrder}&limit=1`)).toMatchObject({ deliveries: [{ order_id: firstOrder }], more: false });
+  });
+
+  it('refuses a limit or cursor it cannot use with 400 naming the parameter', async () => {
+    for (const [query, field, violation] of [
+      ['limit=0', 'limit', 'must be a whole number from 1 to 1000'],
+      ['limit=1001', 'limit', 'must be a whole number from 1 to 1000'],
+      ['limit=ten', 'limit', 'must be a whole number from 1 to 1000'],
+      ['limit=', 'limit', 'must be a whole number from 1 to 1000'],
+      ['after=-1', 'after', 'must be a cursor: the whole number a page answered as its cursor'],
+      ['after=1.5', 'after', 'must be a cursor: the whole number a page answered as its cursor'],
+    ]) {
+      const refused = await fetch(`${sandbox.url}/_sandbox/webhooks?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(await refused.json(), query).toMatchObject({ args: [{ field_name: field, violation }] });
+    }
+  });
 });
+
+const page = (query: string) =>
+  sandbox.control<{ deliveries: { id: string; order_id: string }[]; cursor: number; more: boolean }>('GET', `/_sandbox/webhooks${query}`);
 
 const listed = async (query: string) =>
   (await sandbox.control<{ deliveries: { order_id: string; status: string }[] }>('GET', `/_sandbox/webhooks${query}`)).deliveries;

@@ -5,7 +5,8 @@
  *   GET    /_sandbox                 projects (ids, names, sub-merchants, balance ids) and this list
  *   POST   /_sandbox/reset           forget every order, token, webhook, fault and clock change
  *   POST   /_sandbox/3ds/:payment_id {"result": "success" | "failure"}  answer a 3-D Secure challenge
- *   GET    /_sandbox/webhooks        every delivery (?order_id= &method= &status= &event_status= narrow the list)
+ *   GET    /_sandbox/webhooks        deliveries, oldest first, a page at a time (?limit=, 100 by default, at most
+ *                                     1000; ?after=<cursor> the next page); ?order_id= &method= &status= &event_status= narrow the list
  *   GET    /_sandbox/faults          the faults in force
  *   PUT    /_sandbox/faults          replace them ({} clears); see faults.ts, and shapes.ts for `shapes`
  *   DELETE /_sandbox/faults          clear them
@@ -123,6 +124,13 @@ function listedDelivery(delivery: Delivery) {
 }
 
 /**
+ * GET /_sandbox/webhooks answers a page of the log: each delivery carries its signed body and
+ * event, and the whole log (up to ten thousand) in one answer took hundreds of megabytes.
+ */
+const WEBHOOKS_PAGE_DEFAULT = 100;
+const WEBHOOKS_PAGE_MAX = 1000;
+
+/**
  * `status` is the delivery's progress and `event_status` the event's own status: a closed list
  * each, so that `?status=success` is refused naming the field to use rather than listing nothing.
  */
@@ -131,6 +139,13 @@ const WebhookFilter = z.strictObject({
   method: Method.optional(),
   status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}: a delivery's progress (the event's own status is event_status)` }).optional(),
   event_status: Status.optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, `must be a whole number from 1 to ${WEBHOOKS_PAGE_MAX}`)
+    .transform(Number)
+    .refine((limit) => limit >= 1 && limit <= WEBHOOKS_PAGE_MAX, `must be a whole number from 1 to ${WEBHOOKS_PAGE_MAX}`)
+    .default(WEBHOOKS_PAGE_DEFAULT),
+  after: z.string().regex(/^\d{1,15}$/, 'must be a cursor: the whole number a page answered as its cursor').transform(Number).default(0),
 });
 
 export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono<SandboxEnv> {
@@ -178,14 +193,16 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
 
   control.get('/webhooks', (c) => {
     const filter = parseInput(WebhookFilter, readQuery(c));
-    const deliveries = gateway.webhooks
-      .list()
-      .filter((delivery) => filter.order_id === undefined || delivery.order_id === filter.order_id)
-      .filter((delivery) => filter.method === undefined || delivery.method === filter.method)
-      .filter((delivery) => filter.status === undefined || delivery.status === filter.status)
-      .filter((delivery) => filter.event_status === undefined || delivery.event_status === filter.event_status)
-      .map(listedDelivery);
-    return c.json({ deliveries });
+    const page = gateway.webhooks.page(
+      filter.after,
+      filter.limit,
+      (delivery) =>
+        (filter.order_id === undefined || delivery.order_id === filter.order_id) &&
+        (filter.method === undefined || delivery.method === filter.method) &&
+        (filter.status === undefined || delivery.status === filter.status) &&
+        (filter.event_status === undefined || delivery.event_status === filter.event_status),
+    );
+    return c.json({ deliveries: page.deliveries.map(listedDelivery), cursor: page.cursor, more: page.more });
   });
 
   control.get('/faults', (c) => c.json(gateway.faults.settings));
