@@ -18,19 +18,35 @@ export interface OffsetSpan {
 const DAY_MS = 86_400_000;
 const PROBE_MS = 4 * DAY_MS;
 
-// One formatter per zone, keyed in lower case as Intl reads the names: a formatter is costly to build.
+/**
+ * Formatters kept, the most recently used: a formatter is costly to build, and a merchant's
+ * reports use one zone or a few. The names a runtime takes run to hundreds (IANA names and their
+ * links) or thousands (a runtime that takes UTC offsets as zones, as ECMA-402 now allows:
+ * `+05:30`, `-0800`, `+05`), and each one the merchant API was sent would otherwise stay.
+ */
+export const FORMATTERS_KEPT = 64;
+
+// Keyed in lower case as Intl reads the names; a Map's order is its use, the least recent first.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterOf(zone: string): Intl.DateTimeFormat {
   const key = zone.toLowerCase();
   let format = formatters.get(key);
-  if (!format) {
+  if (format) {
+    formatters.delete(key);
+  } else {
     format = new Intl.DateTimeFormat('en-US', {
       timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
     });
-    formatters.set(key, format);
+    if (formatters.size >= FORMATTERS_KEPT) formatters.delete(formatters.keys().next().value!);
   }
+  formatters.set(key, format);
   return format;
+}
+
+/** The zones whose formatters are kept, the least recently used first (for tests). */
+export function keptTimeZones(): string[] {
+  return [...formatters.keys()];
 }
 
 /** An IANA time zone name the runtime knows (`Europe/Kyiv`, `Asia/Kathmandu`, `UTC`). */
