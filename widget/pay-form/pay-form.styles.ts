@@ -13,6 +13,12 @@ export const styles = css`
     display: grid;
     gap: 4px;
     align-content: start;
+    /* A word wider than its column ("Sicherheitscode" in half a phone's row, in large text) breaks
+       rather than spill past the form, widening the field's input with it (WCAG 1.4.10): "anywhere",
+       not "break-word", lets the column's minimum shrink too. Only such a word: others wrap at their
+       spaces as ever. A field's own, not the element's: where items share a line by their widths
+       (the test cards' list) it would break words that fit a line of their own. */
+    overflow-wrap: anywhere;
   }
   .row {
     display: grid;

@@ -240,6 +240,26 @@ describe('theming', () => {
     expect(form.scrollWidth).to.be.at.most(240);
   });
 
+  it('keeps every word inside a column narrower than its longest one (WCAG 1.4.10): none spills past the form', async () => {
+    // A phone's 320 px less a shop's margins, in the shop's own 16 px font: "Sicherheitscode"
+    // (the security code's label) is wider than its half of the row.
+    const column = await fixture<HTMLElement>(html`<div style="width: 200px; --pay-form-font: 16px/1.5 system-ui, sans-serif"></div>`);
+    const form = await mount({}, { lang: 'de' }, 'pay-form', column);
+    button(form).click();
+    await form.updateComplete;
+    const { left, right } = form.getBoundingClientRect();
+    const spilt: string[] = [];
+    const walker = document.createTreeWalker(form.shadowRoot!, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const box = range.getBoundingClientRect();
+      if (box.width && (box.right > right + 0.5 || box.left < left - 0.5)) spilt.push(text.textContent!.trim());
+    }
+    for (const input of form.shadowRoot!.querySelectorAll('[part~=input]')) if (input.getBoundingClientRect().right > right + 0.5) spilt.push(`#${input.id}`);
+    expect(spilt).to.deep.equal([]);
+  });
+
   it('reflects processing, invalid and complete for page styles', async () => {
     const form = await mount();
     await type(field(form, 'number'), '4242');
