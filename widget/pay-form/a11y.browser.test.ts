@@ -57,6 +57,34 @@ describe('accessibility', () => {
     }
   });
 
+  it('rings only what has focus: the chosen saved card is marked otherwise, and the pay button focused is the one ring', async () => {
+    const customer_id = `a11y-${crypto.randomUUID()}`;
+    const first = await mount({ customer_id });
+    const paid = oneEvent(first, 'pay-success');
+    autofill(first, card('4242424242424242'));
+    button(first).click();
+    await paid;
+    first.remove();
+    const form = await mount({ customer_id });
+    const root = form.shadowRoot!;
+    const [saved, other] = [...root.querySelectorAll<HTMLInputElement>('[type=radio]')];
+    expect([saved!.checked, other!.checked]).to.deep.equal([true, false]);
+    // The ring's outer part, in the accent: whatever shows it looks focused.
+    const ringed = (): Element[] => [...root.querySelectorAll('*')].filter((each) => getComputedStyle(each).boxShadow.includes('rgb(51, 71, 214) 0px 0px 0px 4px'));
+    button(form).focus();
+    await press('Shift+Tab');
+    expect(root.activeElement === saved, 'Shift+Tab from the button reaches the chosen card').to.equal(true);
+    expect(ringed().every((each) => each === saved || each === saved!.parentElement), 'a ring away from the focused card').to.equal(true);
+    expect(ringed().includes(saved!.parentElement!), 'the focused card ringed').to.equal(true);
+    await press('Tab');
+    expect(root.activeElement === button(form)).to.equal(true);
+    expect(ringed()).to.deep.equal([button(form)]);
+    // Still marked chosen, by a border unlike the other card's.
+    const border = (radio: HTMLInputElement): string => getComputedStyle(radio.parentElement!).borderTopColor;
+    expect(border(saved!)).to.equal('rgb(51, 71, 214)');
+    expect(border(other!)).not.to.equal(border(saved!));
+  });
+
   it('has no axe violations as a hosted pay button', async () => {
     await expect(await mount({}, {}, 'pay-button')).to.be.accessible();
   });
