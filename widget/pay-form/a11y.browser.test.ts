@@ -85,6 +85,36 @@ describe('accessibility', () => {
     expect(border(other!)).not.to.equal(border(saved!));
   });
 
+  it('takes the card fields’ errors and their summary away as a saved card is chosen: nothing left to fix', async () => {
+    const customer_id = `a11y-${crypto.randomUUID()}`;
+    const first = await mount({ customer_id });
+    const paid = oneEvent(first, 'pay-success');
+    autofill(first, card('4242424242424242'));
+    button(first).click();
+    await paid;
+    first.remove();
+    const form = await mount({ customer_id });
+    const [saved, other] = [...form.shadowRoot!.querySelectorAll<HTMLInputElement>('[type=radio]')];
+    other!.click();
+    await form.updateComplete;
+    await type(field(form, 'number'), '4242');
+    button(form).click();
+    await waitUntil(() => message(form) === 'Check the highlighted fields.', 'no summary');
+    expect([focused(form), form.hasAttribute('invalid')]).to.deep.equal(['number', true]);
+    // By keyboard, as the customer would: back to the cards (the new card's radio), up to the saved one.
+    await press('Shift+Tab');
+    await press('ArrowUp');
+    await form.updateComplete;
+    expect(saved!.checked).to.equal(true);
+    expect(form.shadowRoot!.querySelector('#number'), 'the card fields gone').to.equal(null);
+    // No highlighted field to check: the summary would send the customer looking for one.
+    expect([message(form), form.invalid, form.hasAttribute('invalid')]).to.deep.equal(['', false, false]);
+    // A new card again: its fields come back empty, not already wrong.
+    other!.click();
+    await form.updateComplete;
+    expect(form.inputs().map((input) => [input.name, input.getAttribute('aria-invalid')])).to.deep.equal([['number', 'false'], ['exp', 'false'], ['cvv', 'false']]);
+  });
+
   it('has no axe violations as a hosted pay button', async () => {
     await expect(await mount({}, {}, 'pay-button')).to.be.accessible();
   });

@@ -155,6 +155,11 @@ export class PayForm extends CheckoutElement {
     super.willUpdate(changed);
     const { view } = this;
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
+    // A saved card chosen: the card fields go, and so do the errors they showed — and with them,
+    // before this update renders, the summary of them (paying.ts, `keepSummary`), which would send
+    // the customer looking for a field to fix. A new card again brings its fields back unjudged.
+    const { errors } = this;
+    if (this.token && changed.has('token') && (errors.number || errors.exp || errors.cvv)) this.show({ number: undefined, exp: undefined, cvv: undefined });
     // The form shows the customer fields the session asks for: their checks load now, not waited for.
     if (view?.customer_fields.length) void loadCustomerChecks(unserved(this));
   }
