@@ -2,7 +2,7 @@ import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createSession } from '../test/checkout-fixture.js';
 import { advanceGatewayClock } from '../test/checkout-fixture.js';
-import { autofill, busy, button, card, errorText, field, focused, heard as heardOf, message, mount, part, press, type, watchFetch } from '../test/harness.js';
+import { autofill, busy, button, card, errorText, field, focused, heard as heardOf, message, mount, mountWithSavedCard, part, press, type, watchFetch } from '../test/harness.js';
 
 /**
  * What a screen reader hears from the form, in order: each field focus reaches, as its label and
@@ -58,14 +58,7 @@ describe('accessibility', () => {
   });
 
   it('rings only what has focus: the chosen saved card is marked otherwise, and the pay button focused is the one ring', async () => {
-    const customer_id = `a11y-${crypto.randomUUID()}`;
-    const first = await mount({ customer_id });
-    const paid = oneEvent(first, 'pay-success');
-    autofill(first, card('4242424242424242'));
-    button(first).click();
-    await paid;
-    first.remove();
-    const form = await mount({ customer_id });
+    const form = await mountWithSavedCard();
     const root = form.shadowRoot!;
     const [saved, other] = [...root.querySelectorAll<HTMLInputElement>('[type=radio]')];
     expect([saved!.checked, other!.checked]).to.deep.equal([true, false]);
@@ -86,14 +79,7 @@ describe('accessibility', () => {
   });
 
   it('takes the card fields’ errors and their summary away as a saved card is chosen: nothing left to fix', async () => {
-    const customer_id = `a11y-${crypto.randomUUID()}`;
-    const first = await mount({ customer_id });
-    const paid = oneEvent(first, 'pay-success');
-    autofill(first, card('4242424242424242'));
-    button(first).click();
-    await paid;
-    first.remove();
-    const form = await mount({ customer_id });
+    const form = await mountWithSavedCard();
     const [saved, other] = [...form.shadowRoot!.querySelectorAll<HTMLInputElement>('[type=radio]')];
     other!.click();
     await form.updateComplete;

@@ -136,6 +136,21 @@ export const card = (number: string): Partial<Record<FieldName, string>> => ({
   cvv: number.startsWith('37') ? '1234' : '123',
 });
 
+/**
+ * A `<pay-form>` offering a saved card, for a customer new to the shop: a first form pays with
+ * `number`, the card kept, and goes; the second, for another session of that customer, is answered.
+ */
+export async function mountWithSavedCard(number = '4242424242424242'): Promise<PayForm> {
+  const customer_id = `saved-${crypto.randomUUID()}`;
+  const first = await mount({ customer_id });
+  const paid = oneEvent(first, 'pay-success');
+  autofill(first, card(number));
+  button(first).click();
+  await paid;
+  first.remove();
+  return mount({ customer_id });
+}
+
 /** Whether `call` is an element's read of `session`'s view (which says the widget's version in its query). */
 export const readsSession = (call: Pick<FetchCall, 'url' | 'method'>, session: string): boolean => call.method === 'GET' && call.url.split('?')[0]!.endsWith(`/sessions/${session}`);
 
