@@ -155,11 +155,22 @@ export class PayForm extends CheckoutElement {
     super.willUpdate(changed);
     const { view } = this;
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
-    // A saved card chosen: the card fields go, and so do the errors they showed — and with them,
-    // before this update renders, the summary of them (paying.ts, `keepSummary`), which would send
-    // the customer looking for a field to fix. A new card again brings its fields back unjudged.
-    const { errors } = this;
-    if (this.token && changed.has('token') && (errors.number || errors.exp || errors.cvv)) this.show({ number: undefined, exp: undefined, cvv: undefined });
+    // A saved card chosen: the card fields go, and what they showed and held goes with them. Their
+    // errors — and so, before this update renders, the summary of them (paying.ts, `keepSummary`),
+    // which would send the customer looking for a field to fix. Their edits, which would have them
+    // judged as they go (Chromium tells a focused field's removal as focus leaving it), and judge a
+    // new card's fields, back empty, as edited. The typed number's brand, which would mark a new
+    // card's empty number; the page hears it gone, as at a reset (paying.ts, `reset`). The fields
+    // come back untouched.
+    if (this.token && changed.has('token')) {
+      const { number: _number, exp: _exp, cvv: _cvv, ...others } = this.edited;
+      this.edited = others;
+      if (this.errors.number || this.errors.exp || this.errors.cvv) this.show({ number: undefined, exp: undefined, cvv: undefined });
+      if (this.brand) {
+        this.brand = undefined;
+        emit(this, 'pay-brand-change', {});
+      }
+    }
     // The form shows the customer fields the session asks for: their checks load now, not waited for.
     if (view?.customer_fields.length) void loadCustomerChecks(unserved(this));
   }
