@@ -231,6 +231,19 @@ describe('theming', () => {
     }
   });
 
+  it('holds the spinner still for a reader who asks for reduced motion, and turns it otherwise', async () => {
+    const form = await fixture<PayForm>(html`<pay-form></pay-form>`);
+    await form.updateComplete;
+    const spinning = (): number => part(form, '.spinner').getAnimations().length;
+    expect(spinning(), 'no preference').to.equal(1);
+    await emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      expect(spinning(), 'reduced motion').to.equal(0);
+    } finally {
+      await emulateMedia({ reducedMotion: 'no-preference' });
+    }
+  });
+
   it('fits a narrow column in a long language: no field wider than the form', async () => {
     const column = await fixture<HTMLElement>(html`<div style="width: 240px"></div>`);
     const form = await mount({}, { lang: 'de' }, 'pay-form', column);
