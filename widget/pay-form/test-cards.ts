@@ -45,10 +45,13 @@ testCardStyles.replaceSync(/* css */ `
     padding: 0;
     list-style: none;
   }
+  /* Wrapped: where a card's number and outcome do not fit one line (a phone's column, large
+     text), the outcome goes under the number rather than past the form's edge. */
   li button {
     display: flex;
+    flex-wrap: wrap;
     justify-content: space-between;
-    gap: 12px;
+    gap: 0 12px;
     width: 100%;
     padding: 4px 6px;
     border: 0;

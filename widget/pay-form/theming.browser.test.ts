@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import type { CSSResult } from 'lit';
 import { autofill, button, card, field, mount, part, press, type } from '../test/harness.js';
@@ -271,6 +271,17 @@ describe('theming', () => {
     }
     for (const input of form.shadowRoot!.querySelectorAll('[part~=input]')) if (input.getBoundingClientRect().right > right + 0.5) spilt.push(`#${input.id}`);
     expect(spilt).to.deep.equal([]);
+  });
+
+  it('keeps the test cards inside a narrow column in large text: a card’s outcome goes under its number', async () => {
+    // Text twice its size on a phone's column: "4000 0000 0000 0069" beside "Karte abgelaufen" is wider.
+    const column = await fixture<HTMLElement>(html`<div style="width: 256px; --pay-form-font: 32px/1.4 system-ui, sans-serif"></div>`);
+    const form = await mount({}, { lang: 'de' }, 'pay-form', column);
+    await waitUntil(() => form.shadowRoot!.querySelector('[part=test-cards]'), 'no test cards');
+    part<HTMLDetailsElement>(form, '[part=test-cards]').open = true;
+    const { right } = form.getBoundingClientRect();
+    const wider = [...form.shadowRoot!.querySelectorAll('[part=test-cards] button')].filter((card) => card.getBoundingClientRect().right > right + 0.5);
+    expect(wider.map((card) => card.textContent)).to.deep.equal([]);
   });
 
   it('reflects processing, invalid and complete for page styles', async () => {
