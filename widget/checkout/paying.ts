@@ -9,33 +9,20 @@
 import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, readExpiry, type Brand, type Check, type CheckCode, type Edit, type Keystroke } from '@payform/card/fields';
 // The card's checks and brand detector, which the form runs as the customer types (pay-form.ts).
 export { checkCvv, checkExpiry, checkNumber, detectBrand } from '@payform/card/fields';
+import { html, type ReactiveElement, type TemplateResult } from 'lit';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
-import type { FieldError, PayForm } from '../pay-form/pay-form.js';
+import type { PayForm } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
 import type { CheckoutElement, Phase } from './checkout-element.js';
 import { call, CompanionError, fetchView, unloaded, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
-import { html, type ReactiveElement, type TemplateResult } from 'lit';
-import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 import { collectFingerprint } from './fingerprint.js';
 import { redirectRefusal } from './redirect.js';
 import type { CustomerField, SessionView } from './session-view.js';
-
-/** What `<pay-form>` lends the payment of its form: its fields, their checks and errors, the card's brand, the chosen saved card. */
-export interface Form extends CheckoutElement {
-  brand?: Brand;
-  inputs(): HTMLInputElement[];
-  /** Empties the fields, the first saved card chosen (`reset`). */
-  empty(): void;
-  field(name: FieldName): HTMLInputElement | null;
-  check(input: HTMLInputElement): Check;
-  errors: Partial<Record<FieldName, FieldError>>;
-  show(errors: Partial<Record<FieldName, FieldError>>): void;
-  /** Whether a field shows an error. */
-  invalid: boolean;
-  edited: Partial<Record<FieldName, string>>;
-  token: string;
-  mode?: string;
-}
+import { isForm, type Form } from './form.js';
+import { checkTimings, timing } from './timings.js';
+import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
+export type { Form } from './form.js';
+export { timing } from './timings.js';
 
 const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
 
@@ -912,9 +899,6 @@ const hostedPage = async (element: CheckoutElement, fallback?: 'tokenizer_unreac
     )
   ).redirect_url as string;
 
-/** `<pay-form>`, which has fields; `<pay-button>` has none. */
-const isForm = (element: CheckoutElement): element is Form => 'inputs' in element;
-
 /**
  * Navigates to `url` when it is safe, the customer is at the checkout (else `away`), and no
  * listener cancels `pay-redirect`. Answers false when cancelled; throws `unsafe_redirect` for
@@ -1369,58 +1353,6 @@ function tellConnection(element: CheckoutElement): void {
   else if (notice === t.offline) element.say(phase === 'waiting' ? t.waiting || t.confirming : element.offer && reader ? t.challenge_waiting! : t.confirming);
 }
 for (const type of ['offline', 'online']) addEventListener(type, () => shown.forEach(tellConnection));
-
-/**
- * The element's timings, in ms, each with the least and most it may be and its default. A page may
- * set them to anything (`Object.assign(form, settings)`, a framework's prop): "2s" or 0 once
- * polled a pending payment as fast as the browser could, for an hour. checkout-element.ts waits
- * for a session by the same bounds of sessionWait, before this chunk has come.
- */
-const TIMINGS = {
-  pollInterval: [20, 60_000, 2_000],
-  pollTimeout: [0, 3_600_000, 60_000],
-  sessionWait: [0, 600_000, 10_000],
-} as const;
-
-/** What the developer was told of a timing that is none: once a page. */
-const mistimed = new Set<string>();
-
-/**
- * `element`'s timing `name`: what the page set when it is a number of ms within bounds (or its
- * digits, as a string: Number reads them, as the comparisons that used it always did); unset
- * (undefined, null: a framework's optional prop before its data) the default; else the default
- * too, and the developer told once what to set.
- */
-export function timing(element: CheckoutElement, name: keyof typeof TIMINGS): number {
-  const [least, most, otherwise] = TIMINGS[name];
-  const value: unknown = element[name];
-  // Number() throws at a symbol: that is no number either.
-  const ms = Number(typeof value === 'symbol' ? NaN : value);
-  if (value == null) return otherwise;
-  if (ms >= least && ms <= most) return ms;
-  mistime(`<${element.localName}>: ${name} is milliseconds, a number from ${least} to ${most}: ${typeof value === 'string' ? `"${value}"` : String(value)} is none; using ${otherwise}`);
-  return otherwise;
-}
-
-/** Says `said` to the developer, once a page. */
-function mistime(said: string): void {
-  if (!mistimed.has(said)) console.error(said);
-  mistimed.add(said);
-}
-
-/**
- * Each timing checked as the element shows, whether or not a payment of it is ever polled; and
- * one given as an attribute (`poll-interval="2000"`, Vue's `:poll-interval`), which the element
- * does not read: they are properties only, set by their own names.
- */
-function checkTimings(element: CheckoutElement): void {
-  for (const name of Object.keys(TIMINGS) as (keyof typeof TIMINGS)[]) {
-    timing(element, name);
-    // HTML's attribute names are lowercase: `pollInterval="…"` is `pollinterval`, and so looked for.
-    const attribute = [name.replace(/[A-Z]/g, (upper) => `-${upper.toLowerCase()}`), name].find((each) => element.hasAttribute(each));
-    if (attribute) mistime(`<${element.localName}>: ${attribute} is no attribute of <${element.localName}>, so it is not read: set the element's ${name} property (Vue: :${name}, Svelte: ${name}={…}, Lit: .${name})`);
-  }
-}
 
 /**
  * The least wait between two reads of an outcome, whatever asked for less (or for no number):
