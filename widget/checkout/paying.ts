@@ -13,12 +13,16 @@ import { html, type ReactiveElement, type TemplateResult } from 'lit';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { PayForm } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
-import type { CheckoutElement, Phase } from './checkout-element.js';
+import type { CheckoutElement } from './checkout-element.js';
 import { call, CompanionError, fetchView, unloaded, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
 import { collectFingerprint } from './fingerprint.js';
 import { redirectRefusal } from './redirect.js';
 import type { CustomerField, SessionView } from './session-view.js';
+import { echoes, news, unfollow, wake } from './following.js';
 import { isForm, type Form } from './form.js';
+import { cardSent, follow, release } from './one-payment.js';
+import { joinedOrders, relay, retold, TOLD } from './relay.js';
+import { atCheckout, heirOf, held, inPage, payers, shown, voices } from './session-elements.js';
 import { checkTimings, timing } from './timings.js';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 export type { Form } from './form.js';
@@ -625,17 +629,6 @@ function putBack(form: Form, fields: readonly [FieldName, string][]): void {
   });
 }
 
-/** The phases of an element whose payment has begun and not ended. */
-const PAYMENT_UNDER_WAY: ReadonlySet<Phase> = new Set(['paying', 'confirming', 'waiting']);
-/** The elements on the page, once shown (`ready`). */
-const shown = new Set<CheckoutElement>();
-/** The elements whose payment is under way, in the page or, its request in flight, taken out of it. */
-const payers = new Set<CheckoutElement>();
-/** The elements another one's payment holds, and that one. */
-const held = new Map<CheckoutElement, CheckoutElement>();
-/** What a payment tells the page, relayed from a payer out of the page (`relay`). */
-const TOLD = ['pay-success', 'pay-failure', 'pay-error', 'pay-redirect'] as const;
-
 /** The kinds of element told of one (`ready`): each one of them made from then on is told as it is made (`tellMade`). */
 const kinds = new WeakSet<typeof ReactiveElement>();
 
@@ -651,26 +644,6 @@ function tellMade(element: CheckoutElement): void {
   kinds.add(kind);
   kind.addInitializer((made) => ready(made as CheckoutElement));
 }
-
-/**
- * An element of the payer's session in the page that it does not hold: one reading the session
- * (the page rendered the checkout anew), or confirming or waiting for a payment of it. The
- * customer is at checkout: a redirect of the payer out of the page is theirs to take.
- */
-const atCheckout = (payer: CheckoutElement): CheckoutElement | undefined => inPage(payer).find((other) => /^(l|co|w)/.test(other.phase));
-
-/** The elements of `element`'s session in the page. */
-const inPage = ({ session }: CheckoutElement): CheckoutElement[] => [...shown].filter((other) => other.isConnected && other.session === session);
-
-/**
- * The elements of `element`'s session in the page, the one that speaks for them first: the one
- * the customer is in, else a card form (where they look to pay), else the first in the page.
- */
-const voices = (element: CheckoutElement): CheckoutElement[] =>
-  inPage(element).sort(
-    (a, b) =>
-      +!a.shadowRoot!.activeElement - +!b.shadowRoot!.activeElement || +a.hosted - +b.hosted || (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING ? 1 : -1),
-  );
 
 /** An element's live region (checkout-element.ts, `render`). */
 const messageOf = (element: CheckoutElement): HTMLElement | null => element.renderRoot?.querySelector<HTMLElement>('[part=message]') ?? null;
@@ -740,136 +713,6 @@ function focusOn(element: CheckoutElement): void {
   message.tabIndex = -1;
   message.focus();
 }
-
-/**
- * One payment of a session at a time on a page: while an element pays, confirms or waits for a
- * payment, the other elements of its session (a `<pay-button>` beside the form, a hosted button,
- * a form a framework rendered anew) are busy too — disabled, saying they are processing — rather
- * than offer a second payment; when it ends, they show the session as it ended (paid, closed) or
- * are ready again. The page hears the end once, from the payer (`relay` when it left the page).
- */
-function follow(element: CheckoutElement): void {
-  if (held.has(element)) return;
-  if (!PAYMENT_UNDER_WAY.has(element.phase)) {
-    payers.delete(element);
-    return release(element);
-  }
-  // Out of the page, a request in flight goes on; confirming or waiting stopped as it left.
-  if (!element.isConnected && element.phase !== 'paying') return handOver(element);
-  payers.add(element);
-  for (const other of shown) {
-    if (other === element || other.session !== element.session || other.phase !== 'ready') continue;
-    held.set(other, element);
-    other.phase = 'paying';
-  }
-}
-
-/**
- * Lets go of what `element` held (its payment ended, or it left the page), and of `element` itself
- * when it leaves held; without telling the page, which hears the payer. A payer out of the page
- * ended: its heir shows that end as the payer would have (the decline, the error).
- */
-function release(element: CheckoutElement): void {
-  const heir = heirOf(element);
-  for (const [other, holder] of held) {
-    if (other !== element && holder !== element) continue;
-    held.delete(other);
-    // Unless it went on meanwhile (the page gave it another session).
-    if (other.phase !== 'paying') continue;
-    other.phase = 'ready';
-    const status = holder.view?.status;
-    if (holder.session === other.session && (other === heir || status === 'success' || status === 'expired')) {
-      other.view = holder.view;
-      other.phase = holder.phase;
-      // The payer's words, alarming as they were.
-      other.say(holder.notice, holder.alarming);
-    }
-  }
-}
-
-/** Of a payer out of the page, the first element of its session it holds: the one that tells the page its end (`relay`). */
-const heirOf = (payer: CheckoutElement): CheckoutElement | undefined =>
-  payer.isConnected ? undefined : [...held].find(([, holder]) => holder === payer)?.[0];
-
-/**
- * A payer taken out of the page while confirming or waiting: its removal stopped its polling, so
- * its heir polls instead, holding the others. With none (the customer followed a link as it
- * confirmed), a payer that sent a card polls on out of the page, and the document hears the end
- * (`relay`), until an element of its session shows and reads it (`settled`). Once.
- */
-function handOver(payer: CheckoutElement): void {
-  if (!payers.delete(payer)) return;
-  const heir = heirOf(payer);
-  if (!heir) return void (cardSent.has(payer) && payer.poll());
-  held.delete(heir);
-  for (const [other, holder] of held) if (holder === payer) held.set(other, heir);
-  void heir.poll();
-}
-
-/**
- * What a payer out of the page tells (a framework replaced it as it paid: an `@if` that flipped, a
- * keyed render) reaches the page through its heir, which shows that end first, and only there: a
- * page that kept its listeners on the payer hears it once. Without one, through an element of its
- * session still reading the session or confirming (`atCheckout`), whose own reading then tells
- * that end no more (`retold`). With no element of its session in the page, the payer tells it
- * itself, as any element the page removed, and the document hears it as from one in the page. A
- * redirect the page cancels through the heir is cancelled.
- */
-function relay(payer: CheckoutElement, event: CustomEvent): void {
-  if (event.target !== payer) return;
-  // The decline of an attempt another window began, which this click joined: not this card's.
-  if (event.type === 'pay-failure' && joinedOrders.get(payer) === (event.detail as PayEventDetails['pay-failure']).orderId) {
-    joinedOrders.delete(payer);
-    payer.say(payer.t.not_taken ?? '');
-    return event.stopImmediatePropagation();
-  }
-  // An end it shows as another element of its session read it: the page heard it from that one (`settled`).
-  const echo = echoes.get(payer);
-  if (echo && echo === payer.view) {
-    // A decline, too, is said once, where it was read (as by an element a payment held: `release`).
-    if (event.type === 'pay-failure' && payer.phase === 'ready') payer.say('');
-    return event.stopImmediatePropagation();
-  }
-  if (retold.get(payer) === endOf(event)) {
-    retold.delete(payer);
-    return event.stopImmediatePropagation();
-  }
-  const heir = heirOf(payer);
-  const teller = heir ?? (payer.isConnected ? undefined : atCheckout(payer));
-  if (!teller) {
-    // None in the page (the customer followed a link as it paid): the document hears the end as from
-    // an element in it, after the payer's own listeners. A redirect is not taken from here (`away`);
-    // nor is news of an element that sent no card (a hosted page not opened, a session read).
-    if (!payer.isConnected && cardSent.has(payer) && event.type !== 'pay-redirect') queueMicrotask(() => emit(document, event.type as (typeof TOLD)[number], event.detail));
-    return;
-  }
-  event.stopImmediatePropagation();
-  follow(payer);
-  // What it told before is not this end, though it may read alike (an order id tried again).
-  retold.delete(teller);
-  if (!emit(teller, event.type as (typeof TOLD)[number], event.detail, event.cancelable)) event.preventDefault();
-  // Not an error: one of its own reading would be news of its own.
-  if (teller !== heir && event.type !== 'pay-error') retold.set(teller, endOf(event));
-}
-
-/**
- * Of an element in the page that told the end of a payer out of it (`relay`), that end: its own
- * read or poll of the session comes to it too, as a page loaded anew would, and is not told again.
- */
-const retold = new WeakMap<CheckoutElement, string>();
-
-/**
- * The order of the attempt a form's pay request joined (the companion's `joined`: another window's
- * was under way, and this request sent nothing), until it ends: its decline is told as no payment
- * taken, not as this card's, and not to the page, which the other window tells (`relay`).
- */
-const joinedOrders = new WeakMap<CheckoutElement, string>();
-
-/** The elements whose last payment sent a card: its end is the page's news wherever the customer went (`relay`). */
-const cardSent = new WeakSet<CheckoutElement>();
-
-/** A payment's end as the page hears it: which, of which order. */
-const endOf = ({ type, detail }: CustomEvent): string => `${type} ${detail?.orderId}`;
 
 /**
  * A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the
@@ -1160,26 +1003,6 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   }
   return undefined;
 }
-
-/** Of each session, the elements following its reader (`settled`), each woken with what it read. */
-const following = new Map<string, Map<CheckoutElement, (view?: SessionView) => void>>();
-/** The outcome `session`'s reader reads next, for `follower`; undefined when the reader changed or the follower left. */
-const news = (session: string, follower: CheckoutElement): Promise<SessionView | undefined> =>
-  new Promise((resolve) => following.set(session, (following.get(session) ?? new Map()).set(follower, resolve)));
-function wake(session: string, view?: SessionView): void {
-  const woken = following.get(session);
-  following.delete(session);
-  woken?.forEach((resolve) => resolve(view));
-}
-/** A follower out of the page follows no more: woken as it leaves (its reading stops), not held until its reader's news. */
-function unfollow(follower: CheckoutElement): void {
-  for (const [session, followers] of following) {
-    followers.get(follower)?.();
-    if (followers.delete(follower) && !followers.size) following.delete(session);
-  }
-}
-/** Of each follower, the end it shows as its reader read it: told to the page by the reader only (`relay`). */
-const echoes = new WeakMap<CheckoutElement, SessionView>();
 
 const navigation = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
 /** The session this tab left for the bank's challenge with, or paid (sessionStorage: it outlives a reload). */
