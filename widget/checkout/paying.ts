@@ -6,7 +6,7 @@
  * fetched as the form shows (checkout-element.ts, `loadPaying`): none of it is needed for the
  * form to show, so the page does not wait for it, and by the customer's click or keystroke it is there.
  */
-import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, readExpiry, type Brand, type Check, type CheckCode, type Edit, type Keystroke } from '@payform/card/fields';
+import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, type Brand, type Check, type CheckCode, type Edit, type Keystroke } from '@payform/card/fields';
 // The card's checks and brand detector, which the form runs as the customer types (pay-form.ts).
 export { checkCvv, checkExpiry, checkNumber, detectBrand } from '@payform/card/fields';
 import { html, type ReactiveElement, type TemplateResult } from 'lit';
@@ -14,22 +14,21 @@ import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { PayForm } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
 import type { CheckoutElement } from './checkout-element.js';
-import { call, CompanionError, fetchView, unloaded, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
-import { collectFingerprint } from './fingerprint.js';
+import { call, CompanionError, fetchView, unloaded, type Caller, type PayAnswer, type PayErrorCode } from './companion.js';
 import { redirectRefusal } from './redirect.js';
-import type { CustomerField, SessionView } from './session-view.js';
+import type { SessionView } from './session-view.js';
 import { focusOn, hush, keepSummary, refocus, relocalise, sayOnce } from './announcements.js';
+import { cameBack, keepForReturn, leftForBank, payingAnew, restored, takeBackKept } from './coming-back.js';
 import { echoes, news, unfollow, wake } from './following.js';
 import { isForm, type Form } from './form.js';
 import { cardSent, follow, release } from './one-payment.js';
 import { joinedOrders, relay, retold, TOLD } from './relay.js';
+import { hostedPage, payment, request } from './requests.js';
 import { atCheckout, heirOf, held, inPage, payers, shown, voices } from './session-elements.js';
 import { checkTimings, timing } from './timings.js';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 export type { Form } from './form.js';
 export { timing } from './timings.js';
-
-const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
 
 let warned = false;
 const told = new WeakSet<CheckoutElement>();
@@ -603,34 +602,6 @@ function tellMade(element: CheckoutElement): void {
 }
 
 /**
- * A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the
- * customer comes back to it. Not its fragment, which a browser never sends a server (a hash
- * route's state, an OAuth implicit flow's token), and which the way back leaves out anyway.
- */
-const post = (body: object): RequestInit => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ ...body, page_url: location.href.split('#')[0] }),
-});
-
-/** `POST …/pay`: the payment's outcome, or where 3-D Secure goes on. */
-const payment = (element: CheckoutElement, request: PayRequest): Promise<PayAnswer> =>
-  call(element, '/pay', post(request), 60_000, (body: PayAnswer | undefined) =>
-    ANSWERS.includes(body?.status as string) && (body!.status !== 'redirect' || typeof body!.redirect_url === 'string') ? body : undefined,
-  );
-
-/**
- * `POST …/hosted`: the gateway's payment page for the session, with the customer details `<pay-form>`
- * asked for, and why the form sends its customer there (`fallback`: the operator hears of it).
- */
-const hostedPage = async (element: CheckoutElement, fallback?: 'tokenizer_unreachable'): Promise<string> =>
-  (
-    await call(element, '/hosted', post({ customer: isForm(element) ? customerOf(element) : undefined, fallback }), 15_000, (body: { redirect_url?: unknown } | undefined) =>
-      typeof body?.redirect_url === 'string' ? body : undefined,
-    )
-  ).redirect_url as string;
-
-/**
  * Navigates to `url` when it is safe, the customer is at the checkout (else `away`), and no
  * listener cancels `pay-redirect`. Answers false when cancelled; throws `unsafe_redirect` for
  * anything but https: or the sandbox.
@@ -892,103 +863,6 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   return undefined;
 }
 
-const navigation = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
-/** The session this tab left for the bank's challenge with, or paid (sessionStorage: it outlives a reload). */
-const LEFT_FOR_BANK = 'payform:left-for-bank';
-/** This tab's storage, where the page may use it (not in a sandboxed frame, nor when it is full). */
-function tabStorage<T>(use: (storage: Storage) => T): T | undefined {
-  try {
-    return use(sessionStorage);
-  } catch {
-    return undefined;
-  }
-}
-const leftForBank = (session: string): void => tabStorage((storage) => storage.setItem(LEFT_FOR_BANK, session));
-
-/** Where the customer fields wait, in this tab, for the customer back from the bank or the hosted page. */
-const KEPT_FOR_RETURN = 'payform:customer:';
-/** How long they wait: a challenge or a hosted page is long over by then. */
-const KEPT_FOR_MS = 3_600_000;
-
-/** The fields kept for the customer's return, as stored: when, and what. */
-interface KeptForReturn {
-  readonly at: number;
-  readonly customer: Readonly<Record<string, unknown>>;
-}
-
-/** What was kept under `key`, while it may still be taken back; undefined (and dropped) once not. */
-function keptUnder(storage: Storage, key: string): KeptForReturn | undefined {
-  try {
-    const kept = JSON.parse(storage.getItem(key) ?? 'null') as KeptForReturn | null;
-    if (kept && Date.now() - kept.at < KEPT_FOR_MS) return kept;
-  } catch {
-    // Not what this chunk kept.
-  }
-  storage.removeItem(key);
-  return undefined;
-}
-
-// Those of customers who never came back, or came back to a page without a form of theirs.
-tabStorage((storage) => {
-  for (const key of Object.keys(storage)) if (key.startsWith(KEPT_FOR_RETURN)) keptUnder(storage, key);
-});
-
-/**
- * The customer fields the form sends (name, e-mail, phone; never the card's), kept in this tab's
- * storage as the customer leaves for their bank or the hosted page: back on a declined or failed
- * attempt, they find them typed (WCAG 3.3.7), not asked again. Gone once taken back, once a form
- * of theirs shows the session paid or ended, after an hour, and with the tab. Only as the fields
- * show: a form waiting for the bank ("Continue with your bank") has none, and reading them would
- * keep nothing but '' over what the customer typed.
- */
-function keepForReturn(form: Form): void {
-  const customer = customerOf(form);
-  if (customer && Object.keys(customer).every((name) => form.field(name as CustomerField))) tabStorage((storage) => storage.setItem(KEPT_FOR_RETURN + form.session, JSON.stringify({ at: Date.now(), customer } satisfies KeptForReturn)));
-}
-
-/** The session each form last looked for kept fields of: once a session, not at every update. */
-const lookedFor = new WeakMap<Form, string>();
-
-/** The kept fields, into the fields still empty, as the form is ready again for their session; dropped once it is paid. */
-function takeBackKept(form: Form): void {
-  const key = KEPT_FOR_RETURN + form.session;
-  if (form.phase === 'success' || form.phase === 'closed') return void tabStorage((storage) => storage.removeItem(key));
-  // Looked up once a session, before the fields are: this runs at every update, keystrokes too.
-  if (form.phase !== 'ready' || lookedFor.get(form) === form.session || !form.inputs().length) return;
-  lookedFor.set(form, form.session);
-  const kept = tabStorage((storage) => {
-    const found = keptUnder(storage, key);
-    storage.removeItem(key);
-    return found;
-  });
-  // Only the customer fields the session asks for: nothing else kept is put anywhere.
-  const asked: readonly string[] = form.view?.customer_fields ?? [];
-  for (const [name, value] of Object.entries(kept?.customer ?? {})) {
-    const input = asked.includes(name) ? form.field(name as CustomerField) : null;
-    if (input && !input.value && typeof value === 'string') input.value = value;
-  }
-}
-// Come by a link, an address or the bank's own return: whatever this tab left for is behind it.
-if (navigation === 'navigate') tabStorage((storage) => storage.removeItem(LEFT_FOR_BANK));
-
-/** This page's payment since it showed, or since the back/forward cache showed it again. */
-let payingHere = false;
-let restoredFromCache = false;
-function restored(): void {
-  restoredFromCache = true;
-  payingHere = false;
-}
-
-/**
- * Whether the customer came back to `session`'s checkout without the bank's own return, so a
- * challenge it waits for is theirs to go on with: by the browser's Back or Forward, into a page the
- * back/forward cache kept (`go`), or by a reload after leaving for the bank from this tab (a page
- * may reload itself as that cache restores it), or after paying from it (the answer that would
- * have taken the customer there lost with the page). Not once this page pays anew.
- */
-const cameBack = (session: string): boolean =>
-  !payingHere && (restoredFromCache || navigation === 'back_forward' || (navigation === 'reload' && tabStorage((storage) => storage.getItem(LEFT_FOR_BANK)) === session));
-
 /**
  * The customer can go on with the challenge the payment waits for: the gateway ends it unpaid
  * only when it times out, and no new attempt may start meanwhile. Only to a safe address.
@@ -1243,7 +1117,7 @@ async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<bo
     if (!going) return false;
   }
   element.phase = 'paying';
-  payingHere = true;
+  payingAnew();
   // A challenge held for the session is over: its attempt ended, or a new one would not be its.
   challenges.delete(element.session);
   retold.delete(element);
@@ -1384,27 +1258,6 @@ export function advance(form: Form, { target, inputType }: InputEvent, { valid }
 
 /** What the form's checks still wait for. */
 const waiting = (form: Form): Promise<unknown>[] => form.inputs().flatMap((input) => form.check(input).pending ?? []);
-
-/** A field's value as typed, trimmed. */
-const valueOf = (form: Form, name: FieldName): string => form.field(name)?.value.trim() ?? '';
-
-/** The customer fields the session asks for, from a valid form; undefined when it asks for none. */
-function customerOf(form: Form): PayRequest['customer'] {
-  const fields = form.view?.customer_fields ?? [];
-  if (!fields.length) return undefined;
-  // A phone goes as typed: the companion drops the spaces, dots, dashes and brackets, as the field's check does.
-  return Object.fromEntries(fields.map((name) => [name, valueOf(form, name)]));
-}
-
-/** The pay request of a valid form. */
-function request(form: Form): PayRequest {
-  const customer = customerOf(form);
-  return {
-    card: form.token ? { token: form.token } : { number: digitsOf(valueOf(form, 'number')), ...readExpiry(valueOf(form, 'exp'))!, cvv: valueOf(form, 'cvv') },
-    ...(customer && { customer }),
-    fingerprint: collectFingerprint(),
-  };
-}
 
 /** Pays directly, or on the hosted page when tokenize mode cannot reach its tokenizer (the form is `paying`). */
 async function pay(form: Form): Promise<void> {
