@@ -22,11 +22,13 @@ import { cameBack, keepForReturn, leftForBank, payingAnew, restored, takeBackKep
 import { echoes, news, unfollow, wake } from './following.js';
 import { isForm, type Form } from './form.js';
 import { cardSent, follow, release } from './one-payment.js';
+import { polled, watch, WATCH_FOR, WATCH_SLOWER } from './polling.js';
 import { joinedOrders, relay, retold, TOLD } from './relay.js';
 import { hostedPage, payment, request } from './requests.js';
 import { atCheckout, heirOf, held, inPage, payers, shown, voices } from './session-elements.js';
 import { checkTimings, timing } from './timings.js';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
+export { readAgain } from './companion-away.js';
 export type { Form } from './form.js';
 export { timing } from './timings.js';
 
@@ -938,134 +940,6 @@ function tellConnection(element: CheckoutElement): void {
   else if (notice === t.offline) element.say(phase === 'waiting' ? t.waiting || t.confirming : element.offer && reader ? t.challenge_waiting! : t.confirming);
 }
 for (const type of ['offline', 'online']) addEventListener(type, () => shown.forEach(tellConnection));
-
-/**
- * The least wait between two reads of an outcome, whatever asked for less (or for no number):
- * never a loop of requests. The most a timer can wait: longer, the browser fires it at once.
- */
-const NAP_LEAST = 20;
-const NAP_MOST = 2 ** 31 - 1;
-
-/**
- * Waits `interval` before the next read of an outcome; offline, until the connection is back,
- * and back online, not a moment longer: no read is spent on a network that is not there, and
- * the customer is not kept waiting for a timer (30 s once polling gave up) once it is.
- */
-const nap = (interval: number): Promise<void> =>
-  new Promise((resolve) => {
-    const wake = (): void => {
-      clearTimeout(timer);
-      removeEventListener('online', wake);
-      resolve();
-    };
-    // NaN, which compares false, waits the least too.
-    const timer = navigator.onLine ? setTimeout(wake, interval > NAP_LEAST ? Math.min(interval, NAP_MOST) : NAP_LEAST) : undefined;
-    addEventListener('online', wake);
-  });
-
-/**
- * Nothing answered, or a server in front of the companion answered for it (502–504): the companion
- * is down or restarting (a deploy), and may be back in a moment.
- */
-const companionAway = (error: unknown): boolean => error instanceof CompanionError && (error.code === 'network' || error.status > 501);
-
-/**
- * The reads of a session while its companion is away (`readAgain`), one a page: whether the
- * companion answered, or undefined once the element reading stopped (another session set, a
- * click); and the element that says so, of those waiting on them.
- */
-const rereading = new Map<string, { readonly reads: Promise<boolean | undefined>; speaker: CheckoutElement }>();
-
-/**
- * A session read that failed online (checkout-element.ts, `load`). The companion away: said once
- * a page (the page hears `pay-error` once, one live region says it: a card form's, where the
- * customer looks to pay, rather than a `<pay-button>`'s beside it), and the session read again
- * half a `pollInterval` later (1 s), then twice as long each time up to four of them (8 s), for
- * half a `pollTimeout` (30 s) at most, by the element that met it first: the others of the
- * session wait on its reads. Reads alone: a payment is never sent again by itself (its request
- * carries no key the companion could know a second one by). Answered, each element loads the
- * session; still away, the customer is asked to try again, and a button reads the session at a
- * click. `current`: the read is still the element's (no other session set since, no click that
- * read it again).
- */
-export async function readAgain(element: CheckoutElement, error: unknown, current: () => boolean): Promise<void> {
-  if (!current()) return;
-  const { session, t } = element;
-  // Anything else is told as it was met: a click (the hosted button) reads the session again. A
-  // view of another companion version (diagnose.ts, `versionSkew`): the shop cannot take payments.
-  if (!companionAway(error)) return element.fail(error, error instanceof CompanionError && error.unavailable ? t.unavailable : undefined);
-  let shared = rereading.get(session);
-  if (!shared) {
-    element.fail(error, t.retrying);
-    rereading.set(session, (shared = { reads: reread(element, current), speaker: element }));
-    // Before the others hear how it went: one left reading becomes the reader.
-    void shared.reads.then(() => rereading.delete(session));
-  } else if (isForm(element) && !isForm(shared.speaker)) {
-    // The words move to the card form; the page heard pay-error once, from the first.
-    element.say(shared.speaker.notice, true);
-    shared.speaker.say('');
-    shared.speaker = element;
-  }
-  const answered = await shared.reads;
-  if (!current()) return;
-  if (answered) return void element.load();
-  if (answered === undefined) return readAgain(element, error, current);
-  if (shared.speaker === element) element.say(element.t.network || element.t.server, true);
-}
-
-/** `readAgain`'s reads by one element: true once the companion answers, false when it stayed away. */
-async function reread(element: CheckoutElement, current: () => boolean): Promise<boolean | undefined> {
-  const [pollInterval, pollTimeout] = [timing(element, 'pollInterval'), timing(element, 'pollTimeout')];
-  for (let wait = pollInterval / 2, until = Date.now() + pollTimeout / 2; Date.now() < until; wait = Math.min(wait * 2, pollInterval * 4)) {
-    await nap(wait);
-    if (!current()) return undefined;
-    const again = await fetchView(element).then(() => undefined, (failed: unknown) => failed);
-    if (!current()) return undefined;
-    if (!companionAway(again)) return true;
-  }
-  return false;
-}
-
-/**
- * The session once it is no longer pending, read every `interval` until `timeout` has passed or
- * the poll is no longer `current`. Time offline does not count: back online, the outcome is read
- * for as long as it would have been.
- */
-async function polled(element: Caller, current: () => boolean, interval: number, timeout: number): Promise<SessionView | undefined> {
-  for (let until = Date.now() + timeout; Date.now() < until; ) {
-    const since = Date.now();
-    const offline = !navigator.onLine;
-    await nap(interval);
-    if (offline) until += Date.now() - since;
-    if (!current()) return undefined;
-    const view = await fetchView(element).catch(() => undefined);
-    // Not its to tell any more (an element of its session showed as the read was under way).
-    if (!current()) return undefined;
-    if (view && view.status !== 'pending') return view;
-  }
-  return undefined;
-}
-
-/** Watching after polling gave up: every so many polls' time, for an hour at most. */
-const WATCH_SLOWER = 15;
-const WATCH_FOR = 3_600_000;
-
-/**
- * The customer waits ("Check again") while the outcome is decided without them: an attempt the
- * gateway never took is ended by reconciliation within minutes, a challenge left on the bank's
- * page times out. The form shows that when it comes — the pay button again, and why — so no
- * customer is left on "still being confirmed": read every 15 polls' time, for an hour at most.
- */
-async function watch(element: CheckoutElement, current: () => boolean): Promise<void> {
-  const view = await polled(element, current, timing(element, 'pollInterval') * WATCH_SLOWER, WATCH_FOR);
-  if (!view || !current()) return;
-  wake(element.session, view);
-  // Focus that was in the element (on the message, or "Check again") stays in it as it changes.
-  const focused = element.shadowRoot!.activeElement !== null;
-  // Declined: ready first (`pay-ready`, when the page has not heard it), then the decline.
-  await element.settle(view);
-  if (focused) await refocus(element);
-}
 
 /**
  * The pay button, or Enter in a field, one payment at a time: a hosted element leaves for the
