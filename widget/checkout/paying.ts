@@ -10,22 +10,23 @@ import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, type Brand,
 // The card's checks and brand detector, which the form runs as the customer types (pay-form.ts).
 export { checkCvv, checkExpiry, checkNumber, detectBrand } from '@payform/card/fields';
 import { html, type ReactiveElement, type TemplateResult } from 'lit';
-import { emit, type FieldName, type PayEventDetails } from '../events.js';
+import { emit, type FieldName } from '../events.js';
 import type { PayForm } from '../pay-form/pay-form.js';
-import type { CardRefused } from '../pay-form/tokenized.js';
 import type { CheckoutElement } from './checkout-element.js';
-import { call, CompanionError, fetchView, unloaded, type Caller, type PayAnswer, type PayErrorCode } from './companion.js';
-import { redirectRefusal } from './redirect.js';
+import { call, CompanionError, fetchView, unloaded, type Caller, type PayAnswer } from './companion.js';
 import type { SessionView } from './session-view.js';
 import { focusOn, hush, keepSummary, refocus, relocalise, sayOnce } from './announcements.js';
-import { cameBack, keepForReturn, leftForBank, payingAnew, restored, takeBackKept } from './coming-back.js';
+import { offerChallenge, offering, share, tellConnection } from './awaiting.js';
+import { cameBack, leftForBank, payingAnew, takeBackKept } from './coming-back.js';
 import { echoes, news, unfollow, wake } from './following.js';
 import { isForm, type Form } from './form.js';
+import { challenges, clickToLeave, go, hostedAtClick, redirect } from './leaving.js';
 import { cardSent, follow, release } from './one-payment.js';
 import { polled, watch, WATCH_FOR, WATCH_SLOWER } from './polling.js';
+import { close, codeOf, markRefused, mayBePaid, shopSide, unasked, unfixable } from './refusals.js';
 import { joinedOrders, relay, retold, TOLD } from './relay.js';
 import { hostedPage, payment, request } from './requests.js';
-import { atCheckout, heirOf, held, inPage, payers, shown, voices } from './session-elements.js';
+import { held, inPage, payers, shown, voices } from './session-elements.js';
 import { checkTimings, timing } from './timings.js';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 export { readAgain } from './companion-away.js';
@@ -603,154 +604,6 @@ function tellMade(element: CheckoutElement): void {
   kind.addInitializer((made) => ready(made as CheckoutElement));
 }
 
-/**
- * Navigates to `url` when it is safe, the customer is at the checkout (else `away`), and no
- * listener cancels `pay-redirect`. Answers false when cancelled; throws `unsafe_redirect` for
- * anything but https: or the sandbox.
- */
-function redirect(element: CheckoutElement, url: string, reason: Leaving, orderId?: string): boolean {
-  const refusal = redirectRefusal(url, element.view);
-  if (refusal) {
-    // A setting of the companion's, most often: said to the developer, the customer keeps the calm message.
-    console.error(`<${element.localName}>: ${refusal}`);
-    throw new CompanionError('unsafe_redirect', 0, [], refusal);
-  }
-  if (!element.isConnected && !heirOf(element)) return away(element, url, reason, orderId);
-  return go(element, url, reason);
-}
-
-type Leaving = PayEventDetails['pay-redirect']['reason'];
-
-/** Leaves for `url` (checked) unless a listener cancels `pay-redirect`: false when one did. */
-function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
-  // Said before the page goes, so a screen reader's user knows where they are taken; taken back
-  // when the page keeps the customer (a listener cancelled the redirect).
-  const { notice } = element;
-  element.say(element.t[reason === 'hosted' ? 'redirect_hosted' : 'redirect_3ds'] ?? element.t.processing);
-  // Before the page may take the customer there itself (a listener that cancels pay-redirect).
-  if (isForm(element)) keepForReturn(element);
-  if (emit(element, 'pay-redirect', { url, reason }, true)) {
-    const refused = takeTabTo(url);
-    if (refused === 'at a click') {
-      // The customer's click is over (the payment took longer than one lasts), and the frame's
-      // sandbox lets it take the tab only during one: their next click goes there — "Continue
-      // with your bank" (settled), or the pay button again for the hosted page (`submit`).
-      if (reason === '3ds') clickToLeave.add(element.session);
-      else hostedAtClick.set(element, { session: element.session, url });
-      element.say(reason === '3ds' ? notice : (element.t.hosted_at_click ?? notice));
-      return false;
-    }
-    if (refused) {
-      // The sandbox of the frame the page put the element in: said to the developer; the customer
-      // is told the shop cannot take the payment, not left before a page that never comes.
-      const fix = "add allow-top-navigation-by-user-activation to the iframe's sandbox attribute, or cancel pay-redirect and open event.detail.url yourself";
-      const error = new CompanionError('unsafe_redirect', 0, [], `this element is in a frame whose sandbox keeps it from taking the page to ${new URL(url).origin}, which is never shown in a frame: ${fix}`);
-      console.error(`<${element.localName}>: ${error.reason}`);
-      void close(element, error);
-      return true;
-    }
-    // Back from that page, a browser that kept this one whole (the back/forward cache, Safari's
-    // above all) would show it paying for ever: it reads the session instead, as a page loaded anew
-    // does, and the focus the disabled button dropped comes back to where the customer left.
-    addEventListener('pageshow', (event) => event.persisted && (restored(), void element.load().then(() => refocus(element))), { once: true });
-    if (reason === '3ds') leftForBank(element.session);
-    stayed(element, url, reason);
-    return true;
-  }
-  element.say(notice);
-  return false;
-}
-
-/**
- * How long a page that left for `url` may still be here before the element takes it as staying:
- * the page goes only once the bank's first answer comes, which on a phone's slow connection
- * takes seconds (at 5 s a 9 s bank page was offered again as it loaded).
- */
-const STAYED_MS = 10_000;
-
-/**
- * A page that never leaves for `url` — the customer stopped it (Esc, the Stop button), chose to
- * stay on the shop's own "Leave site?" prompt — would say "Processing payment…" for ever, its
- * button disabled. Still here (never hidden) a while on, the element offers the way on as to a
- * frame's customer whose click was over: "Continue with your bank", or the pay button again to
- * the hosted page. A slow page on its way meanwhile loses nothing: the button goes there too.
- */
-function stayed(element: CheckoutElement, url: string, reason: Leaving): void {
-  const { session } = element;
-  let left = false;
-  addEventListener('pagehide', () => (left = true), { once: true });
-  setTimeout(() => {
-    if (left || element.session !== session || element.phase !== 'paying') return;
-    if (reason === '3ds') {
-      clickToLeave.add(session);
-      element.view = { ...element.view!, challenge_url: url };
-      return void element.poll();
-    }
-    hostedAtClick.set(element, { session, url });
-    element.phase = 'ready';
-    element.say('');
-    void refocus(element);
-  }, STAYED_MS);
-}
-
-/**
- * Takes the tab to `url`. The bank's and the gateway's pages refuse to be framed (a framed card
- * page invites clickjacking), so an element in a frame takes the page that holds it there: any
- * frame the customer clicked in may, a sandboxed one only if its sandbox allows top navigation,
- * and with `allow-top-navigation-by-user-activation` only while the click lasts. Once it is
- * over, the next click does (`at a click`): a script cannot tell that sandbox from none, and a
- * browser may block the navigation without a word.
- */
-function takeTabTo(url: string): 'at a click' | 'sandboxed' | undefined {
-  const { top } = window;
-  if (!top || top === window) return void location.assign(url);
-  if (navigator.userActivation?.isActive === false) return 'at a click';
-  try {
-    // Of another origin's location, only href may be set.
-    top.location.href = url;
-  } catch {
-    return 'sandboxed';
-  }
-}
-
-/** Sessions whose challenge waits for the customer's click to take the tab there (`go`). */
-const clickToLeave = new Set<string>();
-
-/** The hosted page each element in a frame had when the customer's click was over: their next click goes there (`go`, `submit`). */
-const hostedAtClick = new WeakMap<CheckoutElement, { readonly session: string; readonly url: string }>();
-
-/** 3-D Secure challenges no element of their session was in the page to take (`away`), by session. */
-const challenges = new Map<string, string>();
-
-/**
- * A redirect for a payer out of the page that no element of its session holds. An element of the
- * session still in the page (`atCheckout`: reading the session, confirming) takes it, as one
- * held would. With none there (the customer left the checkout: a router link, "back to cart"),
- * the page is not left from wherever the customer is now. A hosted page was only to be opened:
- * nothing is paid, and the session is open for its next element. A 3-D Secure challenge, pending
- * at the gateway until it expires unpaid, is held for an element shown later (`settled`), and the
- * page hears so on the document, the payer being out of it.
- */
-function away(payer: CheckoutElement, url: string, reason: Leaving, orderId?: string): true {
-  payers.delete(payer);
-  const hosted = reason === 'hosted';
-  // As the session reads now: put back in the page, the payer reads it (and takes the challenge).
-  payer.phase = hosted ? 'ready' : 'confirming';
-  payer.say(hosted ? '' : payer.t.confirming);
-  const { session } = payer;
-  const customer = atCheckout(payer);
-  if (customer) {
-    // Kept by the page (a popup): one confirming watches for the outcome; one still reading finds it pending, and polls.
-    if (!go(customer, url, reason) && !hosted && customer.phase !== 'loading') void customer.poll();
-    return true;
-  }
-  if (hosted) return true;
-  challenges.set(session, url);
-  const why = `the 3-D Secure challenge of session ${session} came when no <pay-form> or <pay-button> of it was in the page, so the customer was not taken to their bank: show an element of that session to take them there, or the payment expires unpaid at the gateway`;
-  emit(document, 'pay-error', { code: 'challenge_held', message: payer.t.waiting || payer.t.confirming, reason: why, orderId: orderId ?? payer.view?.order_id });
-  return true;
-}
-
 /** Leaves for the gateway's hosted page, one payment at a time; `<pay-form>` checks the customer fields it asks for first. */
 async function payHosted(element: CheckoutElement): Promise<void> {
   if (await claim(element)) await leave(element);
@@ -802,20 +655,6 @@ async function leave(element: CheckoutElement, fallback?: 'tokenizer_unreachable
 }
 
 /**
- * `<pay-button>` cannot ask for the customer details the hosted page needs: a page set up wrong,
- * told to the developer; the customer, that the shop cannot take the payment (`close`). A session
- * whose modes leave hosted payment out never shows the button (diagnose.ts, `hostedRefused`).
- */
-function unasked(error: unknown): CompanionError | undefined {
-  if (!(error instanceof CompanionError)) return undefined;
-  const customer = error.fields.filter((field) => field.startsWith('customer.'));
-  if (!customer.length) return undefined;
-  const reason = `the gateway's hosted page needs the customer's ${customer.map((field) => field.slice(9)).join(' and ')}: open the session with them (customer in POST /api/checkout/sessions), or use <pay-form>, which asks the customer for them`;
-  console.error(`<pay-button>: ${reason}`);
-  return new CompanionError('misconfigured', error.status, customer, reason);
-}
-
-/**
  * The session once it is no longer pending, polled every `pollInterval` for `pollTimeout` at most;
  * undefined if it stayed pending, or as soon as the poll is no longer `current`. Still pending,
  * it is watched on, less often (`watch`).
@@ -864,82 +703,6 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   }
   return undefined;
 }
-
-/**
- * The customer can go on with the challenge the payment waits for: the gateway ends it unpaid
- * only when it times out, and no new attempt may start meanwhile. Only to a safe address.
- */
-function offerChallenge(element: CheckoutElement): void {
-  const { view, t } = element;
-  const url = view?.challenge_url;
-  if (!url || !t.challenge_continue || redirectRefusal(url, view)) return;
-  // Its words read as it renders: the page may change the language meanwhile. Only while this
-  // session is confirmed or waited on: not once it ends, nor as another session loads.
-  const { session } = element;
-  element.offer = () =>
-    element.session === session && /^(co|w)/.test(element.phase) && offering.get(session) === element
-      ? html`<button part="button" dir="auto" @click=${() => go(element, url, '3ds')}>${element.t.challenge_continue}</button>`
-      : undefined;
-  share(session, true);
-}
-
-/** Of each session, the element in the page that offers going on with its challenge (`offerChallenge`). */
-const offering = new Map<string, CheckoutElement>();
-
-/**
- * One offer of a challenge a page, not one an element: a `<pay-button>` beside the form, both back
- * from the bank, would each say the bank is waiting and each offer to go on. The reader of the
- * outcome offers it (`awaiting`); the others say the payment is being confirmed. Chosen again as an element comes, goes or moves on, so the offer
- * moves rather than doubles or vanishes; elements of another session are not touched. `said`:
- * the words are to be said even though the offer stays where it was.
- */
-function share(session: string, said?: boolean): void {
-  const candidates = awaiting(session);
-  const owner = candidates[0];
-  const before = offering.get(session);
-  const moved = before !== owner;
-  if (owner) offering.set(session, owner);
-  else offering.delete(session);
-  if (moved) {
-    // The reader of the outcome changed (`settled`): its followers look again at which one reads,
-    // and one that read it until now, still confirming or waiting, follows the new one.
-    wake(session);
-    if (before?.isConnected && before.session === session && /^(co|w)/.test(before.phase)) void before.poll();
-  }
-  if (!moved && !said) return;
-  for (const each of candidates) {
-    const { t, notice } = each;
-    // Only what the offer changes: not a message of its own (an error, offline).
-    if (each.offer && each.phase === 'confirming' && (notice === t.confirming || notice === t.challenge_waiting)) each.say(each === owner ? t.challenge_waiting! : t.confirming);
-    each.requestUpdate();
-  }
-}
-
-/**
- * The elements of `session` in the page awaiting its outcome (confirming, waiting), the one that
- * reads it for all first (`share`): a card form — a challenge comes of paying by card, so that is
- * where the customer paid — else the first in the page.
- */
-const awaiting = (session: string): CheckoutElement[] =>
-  [...shown]
-    .filter((each) => each.isConnected && each.session === session && /^(co|w)/.test(each.phase))
-    .sort((a, b) => +a.hosted - +b.hosted || (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING ? 1 : -1));
-
-/**
- * While a payment's outcome is awaited (confirming, waiting), a connection lost is said, not left
- * behind a spinner — by the element that reads the outcome, once a page as "Check again" is: a
- * screen reader hears it from one live region, not from each element of the session. Back
- * online, or no longer the reader, the element says what it said before, and the outcome is read
- * at once (`nap`). Nothing is paid meanwhile: those phases offer no pay button.
- */
-function tellConnection(element: CheckoutElement): void {
-  const { t, phase, notice, session } = element;
-  if (!/^(co|w)/.test(phase) || !t.offline) return;
-  const reader = awaiting(session)[0] === element;
-  if (!navigator.onLine && reader) element.say(t.offline);
-  else if (notice === t.offline) element.say(phase === 'waiting' ? t.waiting || t.confirming : element.offer && reader ? t.challenge_waiting! : t.confirming);
-}
-for (const type of ['offline', 'online']) addEventListener(type, () => shown.forEach(tellConnection));
 
 /**
  * The pay button, or Enter in a field, one payment at a time: a hosted element leaves for the
@@ -1251,51 +1014,6 @@ async function recover(form: Form, error: unknown, moved: () => boolean, sent: b
   await refocus(form, invalid);
 }
 
-/** What a payment's error says of it: anything but the companion's own error is as a server's. */
-const codeOf = (error: unknown): PayErrorCode => (error instanceof CompanionError ? error.code : 'server');
-
-/** No answer, a server's error, or an answer not read: the payment may have gone through. */
-const mayBePaid = (code: PayErrorCode): boolean => code === 'network' || code === 'server' || code === 'malformed';
-
-/** "card.exp_month", "customer.email", "cc_number", "card_cvv"… name the form's exp, email, number, cvv. */
-const FORM_FIELD = /(number|exp|cvv|fname|lname|email|phone)[^.]*$/;
-
-/**
- * A refusal of the session's own terms — its currency, an amount or split the gateway project
- * does not take — fails every payment of the session, and only the shop can change that: the
- * developer is told which (`misconfigured`, in the console and the event's `reason`), the
- * customer that the shop cannot take the payment (`close`), not to try again.
- */
-function shopSide(element: CheckoutElement, error: unknown): CompanionError | undefined {
-  // The companion's `session_refused` (diagnose.ts): it knows which refused fields are the session's.
-  if (!(error instanceof CompanionError) || error.code !== 'misconfigured' || error.reason !== undefined || !error.fields.length) return undefined;
-  const terms = error.fields;
-  const currency = terms.includes('currency') && element.view?.currency;
-  const what = currency ? `the session's currency, ${currency}, which the gateway project does not take` : `the session's ${terms.join(', ')}`;
-  const reason = `the gateway refused ${what}, so no payment of this session can succeed: open sessions the gateway project takes${currency ? `, or enable ${currency} for it at the gateway` : ''} (the companion's log says what it refused)`;
-  console.error(`<${element.localName}>: ${reason}`);
-  return new CompanionError('misconfigured', error.status, error.fields, reason);
-}
-
-/** No pay button for a payment that can only be refused again: the shop cannot take it, the element says. */
-function close(element: CheckoutElement, error: CompanionError, message = element.t.unavailable): Promise<void> {
-  element.phase = 'closed';
-  element.fail(error, message);
-  return refocus(element);
-}
-
-/**
- * A refusal naming only what the form does not show (a card token, the browser's fingerprint)
- * and none of the session's terms: nothing the customer can correct, so the developer is told
- * which, in the console and the event's `reason`.
- */
-function unfixable(error: unknown): unknown {
-  if (!(error instanceof CompanionError) || !error.fields.length) return error;
-  const reason = `the companion refused ${error.fields.join(', ')}, which the customer cannot correct in the form: see the pay answer's error.fields`;
-  console.error(`<pay-form>: ${reason}`);
-  return new CompanionError(error.code, error.status, error.fields, reason);
-}
-
 /** A chunk that did not load: worked out, and thrown, as what paying takes is (checkout-element.ts). */
 const unserved =
   (element: CheckoutElement) =>
@@ -1309,18 +1027,4 @@ function wentOn(element: CheckoutElement, view: SessionView | undefined): boolea
   // Ended by declines elsewhere (another tab's): this card was never sent, so no decline is told.
   element.settle(view.status === 'expired' ? { ...view, message: undefined } : view);
   return true;
-}
-
-/**
- * Marks the fields the companion or the tokenizer named as invalid: the first of them, if any. A
- * security code passed the form's own check, which judges only its length: it is `refused`, and
- * says so; the tokenizer says what it found wrong (tokenized.ts, `CardRefused`).
- */
-function markRefused(form: Form, error: unknown): HTMLInputElement | undefined {
-  const fields = error instanceof CompanionError ? error.fields : [];
-  const named = fields.map((path) => FORM_FIELD.exec(path)?.[1]);
-  const invalid = form.inputs().filter((input) => named.includes(input.name));
-  const { shows } = error as Partial<CardRefused>;
-  form.show(Object.fromEntries(invalid.map(({ name }) => [name, shows ?? (name === 'cvv' ? 'refused' : 'invalid')])));
-  return invalid[0];
 }
