@@ -6,7 +6,6 @@
  * fetched as the form shows (checkout-element.ts, `loadPaying`): none of it is needed for the
  * form to show, so the page does not wait for it, and by the customer's click or keystroke it is there.
  */
-import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, type Brand, type Check, type CheckCode, type Edit, type Keystroke } from '@payform/card/fields';
 // The card's checks and brand detector, which the form runs as the customer types (pay-form.ts).
 export { checkCvv, checkExpiry, checkNumber, detectBrand } from '@payform/card/fields';
 import { html, type ReactiveElement, type TemplateResult } from 'lit';
@@ -17,9 +16,10 @@ import { CompanionError, fetchView, unloaded } from './companion.js';
 import type { SessionView } from './session-view.js';
 import { hush, keepSummary, refocus, relocalise, sayOnce } from './announcements.js';
 import { offerChallenge, offering, share, tellConnection } from './awaiting.js';
-import { cameBack, leftForBank, payingAnew, takeBackKept } from './coming-back.js';
+import { cameBack, leftForBank, payingAnew } from './coming-back.js';
 import { echoes, news, unfollow, wake } from './following.js';
 import { isForm, type Form } from './form.js';
+import { anotherSession, keepCard, keepTyped } from './kept-typing.js';
 import { challenges, clickToLeave, go, hostedAtClick, redirect } from './leaving.js';
 import { cardSent, follow, release } from './one-payment.js';
 import { answer, DECLINE_SETTLES_MS, declinedAt, paidAway, recover, wentOn } from './outcome.js';
@@ -30,10 +30,13 @@ import { hostedPage, payment, request } from './requests.js';
 import { held, inPage, payers, shown } from './session-elements.js';
 import { keepTime, offerTime } from './time-to-pay.js';
 import { checkTimings, timing } from './timings.js';
+import { composed } from './typing.js';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 export { readAgain } from './companion-away.js';
 export type { Form } from './form.js';
+export { reset } from './kept-typing.js';
 export { timing } from './timings.js';
+export { left, reformat, advance } from './typing.js';
 
 let warned = false;
 const told = new WeakSet<CheckoutElement>();
@@ -125,28 +128,6 @@ export function ready(element: CheckoutElement): void {
 }
 
 /**
- * The merchant's `<form>` was reset (checkout-element.ts, `formResetCallback`): a form ready to pay
- * shows as a fresh one, what the customer typed cleared — no card, no details, no errors nor brand,
- * the first saved card chosen — and the page hears each field emptied (`pay-change`) and the brand
- * gone. So does one confirming or waiting, its fields given way to the outcome, should they come
- * back unpaid. A payment in flight is left as it is: its card is being sent.
- */
-export function reset(element: CheckoutElement): void {
-  // What was read out of the fields to put back (`keepCard`, `anotherSession`, `keepTyped`) goes too, even loading.
-  for (const forget of forgets.get(element) ?? []) forget();
-  // Ready, confirming or waiting: the only phases in r, co or w.
-  if (!isForm(element) || !/^(r|co|w)/.test(element.phase)) return;
-  const { brand } = element;
-  Object.assign(element, { errors: {}, brand: undefined, invalid: false, complete: false });
-  if (brand) emit(element, 'pay-brand-change', {});
-  element.empty();
-}
-
-/** Of each form, what lets go of the typing held out of its fields, for the form's reset (`reset`). */
-const forgets = new WeakMap<CheckoutElement, (() => void)[]>();
-const onReset = (element: CheckoutElement, forget: () => void): void => void forgets.set(element, [...(forgets.get(element) ?? []), forget]);
-
-/**
  * Test mode's card list, under what the footer shows (the offer of more time), once a form shows
  * a test session: its chunk (test-cards.ts) is loaded then (`ready`), here rather than in the
  * bundle every page loads first, which a page taking real payments would carry for nothing. The
@@ -156,161 +137,6 @@ const onReset = (element: CheckoutElement, forget: () => void): void => void for
 function listTestCards(form: Form): void {
   const footer = form.footer;
   form.footer = () => html`${footer.call(form)}${testCards.get(form)?.()}`;
-}
-
-/**
- * A form whose fields gave way to "Confirming…" and that comes back payable (its attempt never
- * reached the gateway, or was declined): the customer finds what they typed but the security
- * code (not held for as long as confirming may take: three or four digits, typed again), is
- * told when no payment was taken, and the focus they had in the form goes to the pay button,
- * not the emptied message it was on.
- */
-function keepTyped(form: Form): void {
-  let phase = form.phase;
-  takeBackKept(form);
-  let typed: [string, string][] | undefined;
-  // Emptied, not dropped: the form still comes back said (`not_taken`), with the focus on its button.
-  onReset(form, () => (typed &&= []));
-  /** Whether the focus was in the form as its fields gave way. */
-  let focused = false;
-  let back = false;
-  form.addController({
-    hostUpdate() {
-      const was = phase;
-      phase = form.phase;
-      // Read before this update renders the outcome in the fields' place.
-      if (was === 'paying' && phase === 'confirming') {
-        typed = form.inputs().filter((input) => input.name !== 'cvv').map((input) => [input.name, input.value]);
-        focused = form.shadowRoot!.activeElement !== null;
-      }
-      back = phase === 'ready' && /^(co|w)/.test(was) && typed !== undefined;
-      if (back && form.view?.status === 'open' && form.view.method !== 'lookup') form.say(form.t.not_taken ?? '');
-      if (!/^(co|w|r)/.test(phase)) typed = undefined;
-    },
-    hostUpdated() {
-      takeBackKept(form);
-      if (!back) return;
-      back = false;
-      for (const [name, value] of typed ?? []) {
-        const input = form.field(name as FieldName);
-        if (input && !input.value) input.value = value;
-      }
-      typed = undefined;
-      const root = form.renderRoot as ShadowRoot;
-      const lost = document.activeElement === document.body || root.activeElement?.matches('[part=message]');
-      if (focused && lost) root.querySelector<HTMLElement>('[part=button]')?.focus();
-    },
-  });
-}
-
-/**
- * The page switched `mode` after the form showed (direct, then hosted, then direct again: a "pay
- * on the secure page instead" toggle): what the customer typed of their card is theirs, not the
- * mode's. Read as the card fields give way to the hosted button, and put back once they show
- * again for the same session, judged as autofill is, so that the page hears each field
- * (`pay-change`) as it is again. Dropped when another session comes (`anotherSession` has its own
- * rule) or the element pays on the hosted page: the security code is held no longer than that.
- */
-function keepCard(form: Form): void {
-  let kept: [FieldName, string][] | undefined;
-  let session: string;
-  onReset(form, () => (kept = undefined));
-  form.addController({
-    hostUpdate() {
-      // Read before this update renders the hosted button in the fields' place.
-      if (form.phase === 'ready' && form.hosted && form.field('number')) {
-        kept = typedFields(form, (name) => /^(number|exp|cvv)$/.test(name));
-        session = form.session;
-      }
-    },
-    hostUpdated() {
-      // Loading or ready (the only phases in l or r): anything else (paying on the hosted page, an end) drops it.
-      if (!/^[lr]/.test(form.phase)) kept = undefined;
-      if (!kept || form.phase !== 'ready' || form.hosted || !form.field('number')) return;
-      putBack(form, form.session === session ? kept : []);
-      kept = undefined;
-    },
-  });
-}
-
-/**
- * What an input method composed (a CJK one, a phone keyboard's predictive text), once committed:
- * formatted, judged, told to the page and moved on from as one edit typed, by the form's own
- * handling of an `input` (pay-form.ts, `#onInput`). While it is composed, each of its updates is
- * left as the input method shows it (`reformat`): Chromium fires none after the last one, which is
- * still composing, so the form hears of it here.
- */
-function composed(form: Form): void {
-  form.addEventListener('compositionend', (event) => {
-    const [input] = event.composedPath();
-    if (input instanceof HTMLInputElement) input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: (event as CompositionEvent).data }));
-  });
-}
-
-/**
- * The page set another session on the element (a single-page shop's cart changed): nothing of the
- * last one shows, neither as the new one loads (its view: the test banner) nor once it has — the
- * saved card chosen, a form's errors, its summary (`load` clears the live region) and the card's
- * brand. What the customer typed of their card and details is theirs, not the session's: put back
- * once the new session's form shows, and judged for it as autofill is, so that the brand and the
- * errors are those of what shows. Not the security code, typed again for the new amount (as after a
- * payment that came back, `keepTyped`), nor a card being paid for the last session.
- */
-function anotherSession(element: CheckoutElement): void {
-  let { session, phase } = element;
-  /** The form's fields as the customer left them for the last session, until the new one's show. */
-  let typed: [FieldName, string][] | undefined;
-  onReset(element, () => (typed = undefined));
-  element.addController({
-    hostUpdate() {
-      const was = phase;
-      phase = element.phase;
-      // Loading another session than the one it showed: `load` began it in this update.
-      if (phase === 'loading' && element.session !== session) {
-        session = element.session;
-        element.view = undefined;
-        if (!isForm(element)) return;
-        // Read before this update renders the spinner in the fields' place. Loading still (the page
-        // set a third session), it keeps what it had.
-        typed =
-          was === 'ready'
-            ? typedFields(element, (name) => name !== 'cvv')
-            : was === 'loading'
-              ? typed
-              : undefined;
-        if (element.brand) emit(element, 'pay-brand-change', {});
-        Object.assign(element, { errors: {}, edited: {}, brand: undefined, invalid: false, complete: false });
-        return;
-      }
-      // The new session offers saved cards: a card the customer typed stays chosen, not hidden behind the first of them.
-      if (isForm(element) && phase === 'ready' && element.view && typed?.some(([name]) => name === 'number')) element.token = '';
-    },
-    hostUpdated() {
-      if (!typed || phase === 'loading' || !isForm(element)) return;
-      putBack(element, phase === 'ready' ? typed : []);
-      typed = undefined;
-    },
-  });
-}
-
-/** What the customer typed into the fields `kept` names, those not empty. */
-function typedFields(form: Form, kept: (name: string) => boolean): [FieldName, string][] {
-  return form.inputs().flatMap((input) => (kept(input.name) && input.value ? [[input.name as FieldName, input.value] as [FieldName, string]] : []));
-}
-
-/**
- * `fields` typed again: only into the fields the form shows, still empty (`keepTyped` may have put
- * the customer's details back); judged once this update is over, as typing would be.
- */
-function putBack(form: Form, fields: readonly [FieldName, string][]): void {
-  void form.updateComplete.then(() => {
-    for (const [name, value] of fields) {
-      const input = form.field(name);
-      if (!input || input.value) continue;
-      input.value = value;
-      input.dispatchEvent(new InputEvent('input', { bubbles: true }));
-    }
-  });
 }
 
 /** The kinds of element told of one (`ready`): each one of them made from then on is told as it is made (`tellMade`). */
@@ -497,116 +323,6 @@ function valid(form: Form): boolean {
     setTimeout(() => form.phase === 'ready' && !form.notice && form.say(fix, true), 150);
   }
   return false;
-}
-
-/**
- * The end of the press under way, if one is: a mouse's main button held, or a tap, whose
- * mousedown and mouseup come as the finger lifts. Resolved a task after its mouseup, once its
- * click is over; or as a drag ends, a key is pressed, or the page loses the focus (a release over
- * a select's list or another origin's frame, which this page never hears).
- */
-let pressEnd: Promise<void> | undefined;
-const PRESS_ENDS = ['mouseup', 'dragend', 'keydown', 'blur'];
-addEventListener(
-  'mousedown',
-  ({ button }) =>
-    button ||
-    (pressEnd ??= new Promise((resolve) => {
-      const end = (): void => {
-        pressEnd = undefined;
-        for (const type of PRESS_ENDS) removeEventListener(type, end, true);
-        setTimeout(resolve);
-      };
-      for (const type of PRESS_ENDS) addEventListener(type, end, true);
-    })),
-  true,
-);
-
-/**
- * The customer left a field of the form: one they edited shows what it lacks now ("incomplete"
- * and "required" wait for this), and the page hears of it (`pay-change`) when that changed the
- * error it shows, and only then. Here, not in the bundle: leaving a field comes after the form
- * showed, and so after this chunk was fetched.
- *
- * Left by a press (focus moves as it begins), the field is judged once the press is over
- * (`pressEnd`): its error, a line or two above what was pressed, would move that from under the
- * pointer, and the release would fall beside it — a click on nothing, "Pay" or "I need more
- * time" pressed for nothing. Left by keyboard (Tab), or by a screen reader's focus, at once.
- */
-export function left(form: Form, { target }: FocusEvent): void {
-  const input = target as HTMLInputElement;
-  if (pressEnd) void pressEnd.then(() => judgeLeft(form, input));
-  else judgeLeft(form, input);
-}
-
-/** `left`'s judgement of `input`, while it is still in the form (not gone with it as the payment's outcome shows). */
-function judgeLeft(form: Form, input: HTMLInputElement): void {
-  const name = input.name as FieldName;
-  if (!(name in form.edited) || !input.isConnected) return;
-  const check = form.check(input);
-  const { code: error } = check;
-  // A value the companion or the tokenizer refused passes the form's own check: only an edit clears its error.
-  if (form.errors[name] === error || (!error && form.errors[name])) return;
-  form.show({ [name]: error });
-  emit(form, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: form.brand?.id, error });
-}
-
-/** How each field but the names is formatted as it is typed: the phone kept as typed, but for its digits written 0–9. */
-const FORMATS: Partial<Record<FieldName, (keystroke: Keystroke, brand?: Brand) => Edit>> = {
-  number: formatNumber,
-  exp: formatExpiry,
-  cvv: formatCvv,
-  phone: (keystroke) => keystroke,
-};
-
-/**
- * A field of the form as the customer typed it, formatted, the caret — or each end of a selection —
- * after the same digit. Here, not in the bundle, as `advance`: typing comes after the form showed;
- * a keystroke before this chunk is formatted once it has come (pay-form.ts, `#onInput`), by which
- * time the customer may have selected digits to type over: the selection is kept. True, and
- * nothing rewritten, while an input method composes the field's text (`composed`).
- */
-export function reformat(form: Form, input: HTMLInputElement, { inputType, isComposing }: InputEvent): true | void {
-  // Rewritten under it, an input method would compose on after what it no longer replaces ("4424" for "4242").
-  if (isComposing) return true;
-  const name = input.name as FieldName;
-  const format = FORMATS[name];
-  if (!format) return;
-  // NFKC: full-width digits and slashes, as a CJK input method types them, are read as 0–9 and /.
-  // Arabic-Indic and Persian digits, which NFKC keeps, are 0–9 by their low four bits; one
-  // character for one, so the caret stays where it was (`replace` writes the number as text).
-  const value = input.value.normalize('NFKC').replace(/[٠-٩۰-۹]/g, (digit) => (digit.charCodeAt(0) & 15) as never);
-  const [start, end] = [input.selectionStart ?? 0, input.selectionEnd ?? 0].map((caret) => format({ value, caret, inputType, before: form.edited[name] }, form.brand));
-  input.value = end!.value;
-  if (form.shadowRoot!.activeElement === input) input.setSelectionRange(start!.caret, end!.caret);
-}
-
-/**
- * A field typed or pasted to its full length (the brand's, for the card number and the security
- * code) and valid, the caret at its end: on to the next field. Autofill has no input type and
- * stays, and so does an edit in the middle (a month retyped before its year). Tab after the move
- * moves on from where focus went, as every Tab does (WCAG 2.1.1): a Tab held there, lest a Tab
- * pressed by habit skip the field, was one the customer pressed for nothing. Here, not in the
- * bundle, as `left`: a field is typed to its end after the form showed. `shown`: the errors the
- * input judged — the code's among them only when the number's brand changed, which the page is
- * told of here too (the bundle's bytes are spent on nothing more than passing them).
- */
-export function advance(form: Form, { target, inputType }: InputEvent, { valid }: Check, shown: Partial<Record<FieldName, CheckCode>>): void {
-  const input = target as HTMLInputElement;
-  const { name, value } = input;
-  // The number's new brand judged the security code again (three digits or four): the page hears
-  // of it as of any change to the code, not only once the customer leaves the code's field.
-  if (name !== 'cvv' && 'cvv' in shown) {
-    emit(form, 'pay-change', { field: 'cvv', empty: false, complete: form.check(form.field('cvv')!).valid, valid: !shown.cvv, brand: form.brand?.id, error: shown.cvv });
-  }
-  const digits = digitsOf(value).length;
-  // Not from the code, the last card field: what comes next takes any text, and a digit typed
-  // past the code (four for a Visa's three) would land in the first name unseen (WCAG 3.2.2).
-  const full = name === 'exp' || (name === 'number' && digits === maxLength(form.brand));
-  if (valid && full && /^insert(Text|FromPaste)/.test(inputType) && input.selectionEnd === value.length) {
-    const inputs = form.inputs();
-    inputs[inputs.indexOf(input) + 1]?.focus();
-  }
 }
 
 /** What the form's checks still wait for. */
