@@ -53,7 +53,7 @@ export abstract class CheckoutElement extends LitElement {
   // Lit's own options ({ mode: 'open' }) written out: shorter in the bundle than spreading them.
   static override shadowRootOptions: ShadowRootInit = { mode: 'open', delegatesFocus: true };
   // Declared without decorators: their runtime costs bytes the bundle budget has no room for.
-  // The timings are properties only (no attribute, paying.ts `checkTimings`), reactive so that
+  // The timings are properties only (no attribute, timings.ts `checkTimings`), reactive so that
   // one set before the element is defined survives its upgrade, as `session` does: a plain
   // field's default would overwrite it.
   static override properties: PropertyDeclarations = {
@@ -87,7 +87,7 @@ export abstract class CheckoutElement extends LitElement {
 
   /**
    * How often a pending payment is polled, and for how long at most (ms: from 20 to 60 000, and
-   * from 0 to 3 600 000). Any other value is the default, and the console says so (paying.ts, `timing`).
+   * from 0 to 3 600 000). Any other value is the default, and the console says so (timings.ts, `timing`).
    */
   pollInterval = 2000;
   pollTimeout = 60_000;
@@ -110,7 +110,7 @@ export abstract class CheckoutElement extends LitElement {
   /** @internal */
   alarming?: boolean;
   /**
-   * What confirming or waiting offers the customer to do (paying.ts): going on with a challenge.
+   * What confirming or waiting offers the customer to do (awaiting.ts, `offerChallenge`): going on with a challenge.
    * @internal
    */
   offer?: () => TemplateResult | undefined;
@@ -144,7 +144,7 @@ export abstract class CheckoutElement extends LitElement {
 
   /**
    * Form-associated, for a merchant's `<form>` around it: disabled with a `<fieldset disabled>`
-   * (or its own `disabled`), emptied by the form's reset (`updated`; paying.ts, `reset`). No
+   * (or its own `disabled`), emptied by the form's reset (`updated`; kept-typing.ts, `reset`). No
    * value: nothing of the card goes into the form's data.
    */
   static formAssociated = true;
@@ -243,7 +243,7 @@ export abstract class CheckoutElement extends LitElement {
     // Loading meanwhile: a session taken away leaves no form to pay it with.
     this.phase = 'loading';
     // A sessionWait that is no number of ms from 0 to ten minutes ("10s", NaN, Infinity) waits the
-    // default 10 s, not none or for ever; the paying chunk says so (paying.ts, `timing`).
+    // default 10 s, not none or for ever; the paying chunk says so (timings.ts, `timing`).
     const wait = this.sessionWait ?? 1e4;
     if (!this.session && Date.now() - since < (wait >= 0 && wait <= 6e5 ? wait : 1e4)) return void setTimeout(() => run === this.#run && this.load(since), 100);
     this.say('');
@@ -272,7 +272,7 @@ export abstract class CheckoutElement extends LitElement {
       this.view = this.#readied = undefined;
       const current = () => run === this.#run;
       // Online, the companion may be away for a moment, and is then read again without a click
-      // (paying.ts, `readAgain`, which tells the error); without that chunk, told as ever.
+      // (companion-away.ts, `readAgain`, which tells the error); without that chunk, told as ever.
       if (navigator.onLine && !unknown) return void loadPaying(this).then((module) => (module ? module.readAgain(this, error, current) : current() && this.fail(error)));
       // Nothing answered (offline: said so): read again as the connection comes back, not at a click.
       if (code === 'network') addEventListener('online', () => current() && this.load(), { once: true });
@@ -338,7 +338,7 @@ export abstract class CheckoutElement extends LitElement {
   }
 
   /**
-   * Polls a pending payment until it is final (paying.ts), for `pollTimeout` at most, then waits
+   * Polls a pending payment until it is final (reader.ts, `settled`), for `pollTimeout` at most, then waits
    * for the customer; at once when what polls cannot load.
    * @internal
    */
@@ -431,7 +431,7 @@ export abstract class CheckoutElement extends LitElement {
 
   /**
    * Content under the live region, none of its own: the paying chunk puts the offer of more time
-   * to pay there (paying.ts, `offerTime`), outside the region's words, and test mode's card list
+   * to pay there (time-to-pay.ts, `offerTime`), outside the region's words, and test mode's card list
    * under it in a `<pay-form>` of a test session (test-cards.ts).
    * @internal
    */

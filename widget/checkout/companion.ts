@@ -63,7 +63,7 @@ export type Caller = Pick<Element, 'localName'> & { readonly session: string; re
 
 /**
  * The companion's widget-facing API, for one checkout session: reading the session is all a page
- * needs before the form shows; paying and the hosted page (paying.ts) come later, through `call`.
+ * needs before the form shows; paying and the hosted page (requests.ts) come later, through `call`.
  * Functions of the element, not a class: the bundle's budget has no bytes for one.
  */
 export const fetchView = (element: Caller): Promise<SessionView> => call(element, '', undefined, 15_000, readSessionView);

@@ -96,7 +96,7 @@ export function unknownMode(element: Caller & { mode?: unknown }): void {
  * pay by card — of a session whose modes leave hosted payment out: the companion would refuse
  * every click (409 `mode_not_allowed`). Told as the session is read (checkout-element.ts,
  * `settle`): the developer, what to change; the customer, that the shop cannot take the payment,
- * as `<pay-button>` tells a session without the customer's details (paying.ts) — not to try again.
+ * as `<pay-button>` tells a session without the customer's details (refusals.ts, `unasked`) — not to try again.
  */
 export function hostedRefused(element: CheckoutElement): void {
   const name = element.localName;
@@ -378,10 +378,10 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   // The companion would not send the customer where the gateway asked (its log says what to set):
   // an error, where a payment left pending would have the customer wait for a page never shown.
   if (code === 'unsafe_redirect') return misconfigured(name, `${url}: ${String(error?.message)}; the companion's log says which setting sends the customer nowhere`, status, code);
-  // The gateway refuses the session's own terms (its currency…): paying.ts words it and closes.
+  // The gateway refuses the session's own terms (its currency…): refusals.ts words it (`shopSide`), and the element closes.
   if (code === 'session_refused') return new CompanionError('misconfigured', status, fieldNames(error?.fields));
   // A payment to a session the companion no longer knows (its ledger lost it): no try can pay it,
-  // and the page may open another, as for one expired (paying.ts closes the element).
+  // and the page may open another, as for one expired (outcome.ts closes the element).
   if (code === 'session_not_found') return new CompanionError('closed', status);
   // Expired by the companion's clock, not the customer's: its field says so, as after the tokenizer's refusal (CardRefused).
   if (code === 'card_expired') return Object.assign(new CompanionError('rejected', status, ['exp']), { shows: 'expired' });

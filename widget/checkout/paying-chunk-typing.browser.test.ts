@@ -1,4 +1,4 @@
-// Formatting as the customer types is the paying chunk's (paying.ts, `reformat`), fetched as the
+// Formatting as the customer types is the paying chunk's (typing.ts, `reformat`), fetched as the
 // form shows. On a slow network the customer may type before it has come: this file's page has not
 // loaded it, and its one test holds it back while typing (a page loads a module once).
 import { expect } from '@open-wc/testing';

@@ -25,9 +25,9 @@ const enMessages = {
   // A session read the companion did not answer, online: read again by itself for a while.
   retrying: 'Could not reach the payment service. Trying again…',
   not_taken: 'No payment was taken. You can pay now.',
-  // Two minutes before a session's time to pay is up (paying.ts, `keepTime`).
+  // Two minutes before a session's time to pay is up (time-to-pay.ts, `keepTime`).
   expiring: 'This payment expires in less than 2 minutes.',
-  // Beside that warning when the session may be extended (paying.ts, `offerTime`): the button, what
+  // Beside that warning when the session may be extended (time-to-pay.ts, `offerTime`): the button, what
   // it gave (`{}`: the minutes, worded by Intl: "10 minutes"), and a refusal.
   more_time: 'I need more time',
   more_time_given: 'You now have {} to pay.',

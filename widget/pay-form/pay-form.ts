@@ -9,7 +9,7 @@ import { theme } from '../theme.styles.js';
 import { brandMark } from './brand-marks.js';
 import { styles } from './pay-form.styles.js';
 
-/** A field's error: its check's code, or `refused`, a security code the companion refused (paying.ts). */
+/** A field's error: its check's code, or `refused`, a security code the companion refused (refusals.ts, `markRefused`). */
 export type FieldError = CheckCode | 'refused';
 type Errors = Partial<Record<FieldName, FieldError>>;
 
@@ -22,7 +22,7 @@ const UNJUDGED: Check = { valid: false, potentiallyValid: true };
 /**
  * Each field's autocomplete token, check and inputmode (which is also the input's type for email
  * and tel). Every field with an inputmode — all but the names — holds left-to-right text, and is
- * formatted as it is typed (paying.ts, `reformat`). The card's checks and its brand's detector are
+ * formatted as it is typed (typing.ts, `reformat`). The card's checks and its brand's detector are
  * the pay-time chunk's, not the bundle every page loads first.
  */
 const FIELDS: Record<FieldName, [
@@ -236,7 +236,7 @@ export class PayForm extends CheckoutElement {
     // Formatting is the pay-time chunk's, fetched as the form showed: a keystroke before it has
     // come is formatted (this input again) once it has, unless typing went on. Asked for once: a
     // chunk that cannot load is not fetched again at every keystroke. What an input method is
-    // composing is left alone until it is committed, then taken as one edit (paying.ts, `composed`).
+    // composing is left alone until it is committed, then taken as one edit (typing.ts, `composed`).
     if (paying?.reformat(this, input, event)) return;
     const { value } = input;
     // A paste is replayed as one: its formatting keeps the number alone (a pasted expiry after it).

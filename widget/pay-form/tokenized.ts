@@ -74,7 +74,7 @@ const CARD_REFUSALS = new Map<string, [FieldName, FieldError]>([
   ['invalid_cvv', ['cvv', 'refused']],
 ]);
 
-/** The tokenizer refused the card: its `field` shows the error it `shows` (paying.ts, `markRefused`), and has focus. */
+/** The tokenizer refused the card: its `field` shows the error it `shows` (refusals.ts, `markRefused`), and has focus. */
 export class CardRefused extends CompanionError {
   constructor(
     status: number,
