@@ -1,7 +1,7 @@
 // Disabled as a form control (a `<fieldset disabled>` around it, its own `disabled`), `<pay-form>`
-// takes nothing from the first render, not only once the paying chunk has come (paying.ts,
-// `keepDisabled`): this file's page has not loaded that chunk, and holds it back (a page loads a
-// module once).
+// takes nothing from the first render, not only once the paying chunk has come
+// (checkout-element.ts, `updated`): this file's page has not loaded that chunk, and holds it back
+// (a page loads a module once).
 import { expect, fixture, html } from '@open-wc/testing';
 import { answerModule } from '../test/checkout-fixture.js';
 import { field, show, type } from '../test/harness.js';

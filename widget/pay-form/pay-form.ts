@@ -156,11 +156,11 @@ export class PayForm extends CheckoutElement {
     const { view } = this;
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
     // A saved card chosen: the card fields go, and what they showed and held goes with them. Their
-    // errors — and so, before this update renders, the summary of them (paying.ts, `keepSummary`),
+    // errors — and so, before this update renders, the summary of them (announcements.ts, `keepSummary`),
     // which would send the customer looking for a field to fix. Their edits, which would have them
     // judged as they go (Chromium tells a focused field's removal as focus leaving it), and judge a
     // new card's fields, back empty, as edited. The typed number's brand, which would mark a new
-    // card's empty number; the page hears it gone, as at a reset (paying.ts, `reset`). The fields
+    // card's empty number; the page hears it gone, as at a reset (kept-typing.ts, `reset`). The fields
     // come back untouched.
     if (this.token && changed.has('token')) {
       const { number: _number, exp: _exp, cvv: _cvv, ...others } = this.edited;
