@@ -7,8 +7,8 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import {
-  AuthenticationError, GatewayError, GatewayUnavailableError, InvalidRequestError, NotFoundError, OutcomeUnknownError, RateLimitError,
-  UnexpectedResponseError,
+  AuthenticationError, GatewayError, GatewayUnavailableError, InvalidRequestError, NotFoundError, NotTheGatewayError, OutcomeUnknownError,
+  RateLimitError, UnexpectedResponseError,
 } from '@payform/gateway';
 import { InvalidLedgerInput, isLedgerUnavailable, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from '../../ledger/index.js';
 import type { RefusalReason } from '../../ledger/index.js';
@@ -20,7 +20,7 @@ import { ApiProblem, capitalise, fieldReasons, retryAfterSeconds } from './probl
  * that called it logged what it was doing and why, and the request log has the answer; no stack
  * of the companion's says more.
  */
-export const GATEWAY_FAILURES: ReadonlySet<string> = new Set(['gateway_busy', 'gateway_credentials', 'outcome_unknown', 'gateway_error', 'gateway_unavailable', 'unsafe_redirect']);
+export const GATEWAY_FAILURES: ReadonlySet<string> = new Set(['gateway_busy', 'gateway_credentials', 'not_the_gateway', 'outcome_unknown', 'gateway_error', 'gateway_unavailable', 'unsafe_redirect']);
 
 export function gatewayProblem(error: GatewayError, rename?: (field: string) => string): ApiProblem {
   if (error instanceof InvalidRequestError) {
@@ -32,6 +32,11 @@ export function gatewayProblem(error: GatewayError, rename?: (field: string) => 
     return new ApiProblem(503, 'gateway_busy', 'The gateway is rate limiting requests; try again shortly', undefined, { 'Retry-After': String(seconds) });
   }
   if (error instanceof AuthenticationError) return new ApiProblem(502, 'gateway_credentials', 'The gateway refused the companion’s credentials');
+  // Another server at the gateway's address (a 421 for a host name, another service's 404, a
+  // redirect): the companion's setup to fix, so no Retry-After — trying again meets it again.
+  if (error instanceof NotTheGatewayError) {
+    return new ApiProblem(502, 'not_the_gateway', 'What answers at the gateway’s address is not the gateway: the companion’s PAYFORM_GATEWAY_BASE_URL, or what stands in front of it, needs fixing (its log says what answered)');
+  }
   if (error instanceof OutcomeUnknownError) {
     return new ApiProblem(504, 'outcome_unknown', 'The gateway did not answer in time; the outcome is being checked');
   }

@@ -220,8 +220,8 @@ function changedSomething(status: number): boolean {
   return status < 400 || status >= 500;
 }
 
-/** failure-problems.ts' codes for a call the gateway never took: out of reach, rate limiting, refusing the credentials. */
-const NOT_TAKEN = new Set(['gateway_unavailable', 'gateway_busy', 'gateway_credentials']);
+/** failure-problems.ts' codes for a call the gateway never took: out of reach, rate limiting, refusing the credentials, another server at its address. */
+const NOT_TAKEN = new Set(['gateway_unavailable', 'gateway_busy', 'gateway_credentials', 'not_the_gateway']);
 
 /**
  * An order's request or a charge the gateway never took: an operation settled its reservation as

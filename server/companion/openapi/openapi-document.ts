@@ -136,7 +136,7 @@ const wrongTokens = { ...errorAnswer('rate_limited: too many wrong admin tokens 
 const SERVER_ERROR = 'The gateway or the ledger could not be reached, or the request was interrupted; try again after Retry-After';
 const KEPT_SERVER_ERROR =
   'The gateway or the ledger could not be reached, or the request was interrupted. The answer is kept under the Idempotency-Key (sent again, it comes back with Idempotent-Replayed): look at the order, and if nothing happened send the request with a new key. ' +
-  "An order's operation the gateway never took (gateway_unavailable, gateway_busy, gateway_credentials) is not kept: the same key runs it again after Retry-After";
+  "An order's operation the gateway never took (gateway_unavailable, gateway_busy, gateway_credentials, not_the_gateway) is not kept: the same key runs it again (after Retry-After, where one is given)";
 
 /** What every route that reads a JSON body refuses before reading it (http/guards.ts). */
 const bodyRefusals = (bodyLimitBytes: number) => ({

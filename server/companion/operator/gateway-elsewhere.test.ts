@@ -111,18 +111,18 @@ describe('a gateway URL where something else answers', () => {
     expect(memory.lines.join('\n')).not.toContain(`"${TEST_CVV}"`);
   });
 
-  it('another service’s 404: a payment ended as never sent and answered 503, as a gateway away, not 404', async () => {
+  it('another service’s 404: a payment ended as never sent and answered 502 not_the_gateway, not 404', async () => {
     const elsewhere = await serveElsewhere((response) => response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found'));
     opened.push(elsewhere);
     const { lines, notTheGateway, openSession, pay } = await startAgainst(elsewhere);
     await eventually(() => expect(notTheGateway()).toHaveLength(1));
     const session = await openSession();
     const paid = await pay(session.id);
-    expect(paid.status).toBe(503);
-    expect(await paid.json()).toMatchObject({ error: { code: 'gateway_unavailable' } });
+    expect(paid.status).toBe(502);
+    expect(await paid.json()).toMatchObject({ error: { code: 'not_the_gateway' } });
     // The trouble is said once, at error; the payment's own line, beside it, at info.
     expect(lines().filter((line) => line.msg === 'a payment could not be sent to the gateway')).toMatchObject([{ level: 'info', order_id: session.order_id }]);
-    expect((await pay(session.id)).status).toBe(503);
+    expect((await pay(session.id)).status).toBe(502);
   });
 
   it('a 404 in the gateway’s own error body is the gateway’s: not answered as a gateway away', async () => {
@@ -135,7 +135,7 @@ describe('a gateway URL where something else answers', () => {
     expect(await paid.json()).toMatchObject({ error: { code: 'not_found_at_gateway' } });
   });
 
-  it('an http→https redirect (301): said at start with where it leads; a payment ended as never sent, 503, and the customer may pay again', async () => {
+  it('an http→https redirect (301): said at start with where it leads; a payment ended as never sent, 502, and the customer may pay again', async () => {
     const elsewhere = await serveElsewhere((response, path) => response.writeHead(301, { Location: `https://pay.example${path}` }).end());
     opened.push(elsewhere);
     const { memory, lines, notTheGateway, openSession, pay, metrics } = await startAgainst(elsewhere);
@@ -150,17 +150,18 @@ describe('a gateway URL where something else answers', () => {
     });
 
     // The gateway never redirects a payment and redirects are not followed: it reached no
-    // gateway. Refused as when the gateway cannot be reached, the attempt ended, not pending.
+    // gateway. The attempt ended, not pending; answered as the setup to fix, with no Retry-After:
+    // trying again meets the same server.
     const session = await openSession();
     const paid = await pay(session.id);
-    expect(paid.status).toBe(503);
-    expect(paid.headers.get('retry-after')).not.toBeNull();
-    expect(await paid.json()).toMatchObject({ error: { code: 'gateway_unavailable' } });
+    expect(paid.status).toBe(502);
+    expect(paid.headers.get('retry-after')).toBeNull();
+    expect(await paid.json()).toMatchObject({ error: { code: 'not_the_gateway', message: expect.stringContaining('PAYFORM_GATEWAY_BASE_URL') } });
     const unsent = lines().filter((line) => line.msg === 'a payment could not be sent to the gateway');
     expect(unsent).toMatchObject([{ level: 'info', order_id: session.order_id }]);
     // The session is free: the customer's next try is sent (and refused so again), not held as in flight.
     const again = await pay(session.id);
-    expect(again.status).toBe(503);
+    expect(again.status).toBe(502);
     expect(notTheGateway()).toHaveLength(1);
     expect(lines().filter((line) => line.level === 'error')).toEqual(notTheGateway());
 

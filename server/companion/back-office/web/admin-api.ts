@@ -51,9 +51,10 @@ async function send(path: string, init: RequestInit): Promise<Response> {
 
 /**
  * The companion's codes for a call the gateway never took — out of reach, rate limiting, refusing
- * the credentials: not done (the operation's reservation released), whatever the 5xx says.
+ * the credentials, another server at its address: not done (the operation's reservation
+ * released), whatever the 5xx says.
  */
-const NOT_TAKEN: ReadonlySet<string> = new Set(['gateway_unavailable', 'gateway_busy', 'gateway_credentials']);
+const NOT_TAKEN: ReadonlySet<string> = new Set(['gateway_unavailable', 'gateway_busy', 'gateway_credentials', 'not_the_gateway']);
 
 /** No answer, or a 5xx but one the gateway never took: the request may have run (docs/companion.md, idempotency keys). */
 export const outcomeUnknown = (error: ApiError): boolean => error.status === 0 || (error.status >= 500 && !NOT_TAKEN.has(error.code));
