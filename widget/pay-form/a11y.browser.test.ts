@@ -114,6 +114,23 @@ describe('accessibility', () => {
     });
   }
 
+  it('is not [complete] once a new card’s fields come back empty after a saved card', async () => {
+    const form = await mountWithSavedCard();
+    const [saved, other] = [...form.shadowRoot!.querySelectorAll<HTMLInputElement>('[type=radio]')];
+    other!.click();
+    await form.updateComplete;
+    autofill(form, card('4242424242424242'));
+    await form.updateComplete;
+    expect(form.hasAttribute('complete'), 'a whole new card typed').to.equal(true);
+    saved!.click();
+    await form.updateComplete;
+    other!.click();
+    await form.updateComplete;
+    // The page may enable its own pay button on [complete]: three empty fields cannot be submitted.
+    expect(form.inputs().map((input) => input.value)).to.deep.equal(['', '', '']);
+    expect([form.complete, form.hasAttribute('complete')]).to.deep.equal([false, false]);
+  });
+
   it('has no axe violations as a hosted pay button', async () => {
     await expect(await mount({}, {}, 'pay-button')).to.be.accessible();
   });

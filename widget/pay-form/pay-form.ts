@@ -170,6 +170,10 @@ export class PayForm extends CheckoutElement {
         this.brand = undefined;
         emit(this, 'pay-brand-change', {});
       }
+    } else if (changed.has('token') && changed.get('token')) {
+      // A new card after a saved one: its fields come back empty, and cannot be submitted — not
+      // [complete] as the card last typed (or the saved card) left it.
+      this.complete = false;
     }
     // The form shows the customer fields the session asks for: their checks load now, not waited for.
     if (view?.customer_fields.length) void loadCustomerChecks(unserved(this));
