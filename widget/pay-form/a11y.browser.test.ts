@@ -114,9 +114,17 @@ describe('accessibility', () => {
     });
   }
 
-  it('is not [complete] once a new card’s fields come back empty after a saved card', async () => {
+  it('is [complete] as the chosen card leaves it: a saved card at once, a new card’s fields once typed', async () => {
     const form = await mountWithSavedCard();
     const [saved, other] = [...form.shadowRoot!.querySelectorAll<HTMLInputElement>('[type=radio]')];
+    // The page may enable its own pay button on [complete]: a saved card, nothing else asked, pays.
+    expect([form.complete, form.hasAttribute('complete')], 'a saved card chosen for the customer').to.deep.equal([true, true]);
+    other!.click();
+    await form.updateComplete;
+    expect(form.complete, 'a new card, nothing typed').to.equal(false);
+    saved!.click();
+    await form.updateComplete;
+    expect(form.complete, 'the saved card chosen again').to.equal(true);
     other!.click();
     await form.updateComplete;
     autofill(form, card('4242424242424242'));
@@ -126,7 +134,7 @@ describe('accessibility', () => {
     await form.updateComplete;
     other!.click();
     await form.updateComplete;
-    // The page may enable its own pay button on [complete]: three empty fields cannot be submitted.
+    // Three empty fields cannot be submitted.
     expect(form.inputs().map((input) => input.value)).to.deep.equal(['', '', '']);
     expect([form.complete, form.hasAttribute('complete')]).to.deep.equal([false, false]);
   });

@@ -170,10 +170,13 @@ export class PayForm extends CheckoutElement {
         this.brand = undefined;
         emit(this, 'pay-brand-change', {});
       }
-    } else if (changed.has('token') && changed.get('token')) {
-      // A new card after a saved one: its fields come back empty, and cannot be submitted — not
-      // [complete] as the card last typed (or the saved card) left it.
-      this.complete = false;
+    }
+    // [complete] for the fields the choice of card leaves, a page may enable its own pay button by
+    // it: a saved card needs none of the card's, so the customer fields the session asks decide,
+    // once shown (until then, empty); a new card's fields come back empty.
+    if (changed.has('token')) {
+      const others = this.inputs().filter(({ name }) => !['number', 'exp', 'cvv'].includes(name));
+      this.complete = !!this.token && others.length === (view?.customer_fields.length ?? 0) && others.every((input) => this.check(input).valid);
     }
     // The form shows the customer fields the session asks for: their checks load now, not waited for.
     if (view?.customer_fields.length) void loadCustomerChecks(unserved(this));
