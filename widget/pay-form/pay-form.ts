@@ -155,28 +155,24 @@ export class PayForm extends CheckoutElement {
     super.willUpdate(changed);
     const { view } = this;
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
-    // A saved card chosen: the card fields go, and what they showed and held goes with them. Their
-    // errors — and so, before this update renders, the summary of them (announcements.ts, `keepSummary`),
-    // which would send the customer looking for a field to fix. Their edits, which would have them
-    // judged as they go (Chromium tells a focused field's removal as focus leaving it), and judge a
-    // new card's fields, back empty, as edited. The typed number's brand, which would mark a new
-    // card's empty number; the page hears it gone, as at a reset (kept-typing.ts, `reset`). The fields
-    // come back untouched.
-    if (this.token && changed.has('token')) {
-      const { number: _number, exp: _exp, cvv: _cvv, ...others } = this.edited;
-      this.edited = others;
-      if (this.errors.number || this.errors.exp || this.errors.cvv) this.show({ number: undefined, exp: undefined, cvv: undefined });
-      if (this.brand) {
-        this.brand = undefined;
-        emit(this, 'pay-brand-change', {});
-      }
-    }
-    // [complete] for the fields the choice of card leaves, a page may enable its own pay button by
-    // it: a saved card needs none of the card's, so the customer fields the session asks decide,
-    // once shown (until then, empty); a new card's fields come back empty.
+    // The choice of card changed. A saved card: the card fields go, and what they held with them —
+    // their errors (and so the summary of them, announcements.ts `keepSummary`), their edits
+    // (Chromium tells a focused field's removal as focus leaving it, which would judge it) and the
+    // typed number's brand, gone for the page as at a reset: a new card's fields come back
+    // untouched. [complete], by which a page may enable its own pay button, is for the fields left:
+    // the customer fields the session asks, once shown, and a new card's own, back empty.
     if (changed.has('token')) {
-      const others = this.inputs().filter(({ name }) => !['number', 'exp', 'cvv'].includes(name));
-      this.complete = !!this.token && others.length === (view?.customer_fields.length ?? 0) && others.every((input) => this.check(input).valid);
+      if (this.token) {
+        const { number: _number, exp: _exp, cvv: _cvv, ...others } = this.edited;
+        this.edited = others;
+        if (this.errors.number || this.errors.exp || this.errors.cvv) this.show({ number: undefined, exp: undefined, cvv: undefined });
+        if (this.brand) {
+          this.brand = undefined;
+          emit(this, 'pay-brand-change', {});
+        }
+      }
+      const asked = this.inputs().filter(({ name }) => !['number', 'exp', 'cvv'].includes(name));
+      this.complete = !!this.token && asked.length === (view?.customer_fields.length ?? 0) && asked.every((input) => this.check(input).valid);
     }
     // The form shows the customer fields the session asks for: their checks load now, not waited for.
     if (view?.customer_fields.length) void loadCustomerChecks(unserved(this));
