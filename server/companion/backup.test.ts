@@ -63,7 +63,9 @@ describe('payform-companion backup', () => {
     }
   });
 
-  it('never overwrites a file, and refuses what is no SQLite ledger, naming the way', async () => {
+  // Seven runs of the bin, one after another: 1–3 s each on a busy 2-core machine, past the
+  // default 20 s once (a CI run beside a bench's builds).
+  it('never overwrites a file, and refuses what is no SQLite ledger, naming the way', { timeout: 60_000 }, async () => {
     const ledger = await openLedger(file);
     await ledger.close();
     const taken = join(folder, 'taken.db');
